@@ -1,0 +1,29 @@
+# The two commands a new user needs: `make demo` and `make test`.
+# Both bootstrap .venv from PyPI on first use.
+PYTHON ?= python3
+VENV   := .venv
+BIN    := $(VENV)/bin
+STAMP  := $(VENV)/.installed
+
+.PHONY: demo test lint bench clean
+
+$(STAMP): pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install -q --upgrade pip
+	$(BIN)/python -m pip install -q -e '.[test]'
+	touch $(STAMP)
+
+demo: $(STAMP)
+	$(BIN)/python examples/run_all.py
+
+test: $(STAMP)
+	$(BIN)/python -m pytest -n auto
+
+lint: $(STAMP)
+	$(BIN)/ruff check src tests benchmarks examples
+
+bench: $(STAMP)
+	$(BIN)/python benchmarks/run.py
+
+clean:
+	rm -rf $(VENV) .pytest_cache build

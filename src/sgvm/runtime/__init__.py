@@ -1,0 +1,1 @@
+"""Device model, NDRange decomposition, buffers, images and kernel launch."""

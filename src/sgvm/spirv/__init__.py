@@ -1,0 +1,1 @@
+"""SPIR-V: grammar tables, binary reader/writer, Module model, disassembler."""
