@@ -1,0 +1,111 @@
+"""Byte arenas and tagged pointers.
+
+Every piece of memory a kernel can reach is an :class:`Allocation`: a NumPy
+``uint8`` array plus its address space and a name for error messages. A
+kernel-visible pointer is a 64-bit value ``(allocation id << OFFSET_BITS) |
+byte offset``; id 0 is the null pointer. Address spaces, generic pointers,
+out-of-bounds detection and reinterpreting loads all follow from this.
+"""
+
+from __future__ import annotations
+
+import threading
+import weakref
+from dataclasses import dataclass, field
+
+import numpy as np
+
+OFFSET_BITS = 40
+OFFSET_MASK = (1 << OFFSET_BITS) - 1
+MAX_ALLOCATION_BYTES = 1 << OFFSET_BITS
+
+# SPIR-V storage classes → OpenCL address space names.
+STORAGE_CLASS_SPACE = {
+    "CrossWorkgroup": "global",
+    "Workgroup": "local",
+    "UniformConstant": "constant",
+    "Function": "private",
+    "Private": "private",
+    "Generic": "generic",
+    "Input": "private",
+}
+
+
+@dataclass(eq=False)
+class Allocation:
+    """One contiguous byte range kernels can address.
+
+    ``data`` may be a view into another allocation's array (sub-buffers,
+    images created from buffers); ``id`` is unique within the process.
+    """
+
+    data: np.ndarray
+    space: str  # "global", "local", "constant", "private"
+    name: str = ""
+    id: int = field(default=0)
+    read_only: bool = False
+
+    def __post_init__(self) -> None:
+        if self.data.dtype != np.uint8 or self.data.ndim != 1:
+            raise ValueError("an allocation's data is a 1-D uint8 array")
+        if self.data.nbytes >= MAX_ALLOCATION_BYTES:
+            raise ValueError(f"allocation of {self.data.nbytes} bytes exceeds the 1 TiB limit")
+        if not self.id:
+            self.id = _registry.register(self)
+
+    @property
+    def size(self) -> int:
+        return int(self.data.nbytes)
+
+    @property
+    def base(self) -> int:
+        """The tagged pointer to byte 0."""
+        return self.id << OFFSET_BITS
+
+    def pointer(self, offset: int = 0) -> int:
+        return self.base | offset
+
+
+
+class _Registry:
+    """Allocation ids → live allocations. Ids are recycled once an allocation
+    is garbage-collected, so engines may create arenas per launch freely."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._next = 1
+        self._free: list[int] = []
+        self.by_id: weakref.WeakValueDictionary[int, Allocation] = weakref.WeakValueDictionary()
+
+    def register(self, alloc: Allocation) -> int:
+        with self._lock:
+            if self._free:
+                aid = self._free.pop()
+            else:
+                aid = self._next
+                self._next += 1
+                if aid >= 1 << (64 - OFFSET_BITS):
+                    raise MemoryError("out of allocation ids")
+            self.by_id[aid] = alloc
+        weakref.finalize(alloc, self._recycle, aid)
+        return aid
+
+    def _recycle(self, aid: int) -> None:
+        with self._lock:
+            self._free.append(aid)
+
+
+_registry = _Registry()
+
+
+def allocation(aid: int) -> Allocation | None:
+    """The live allocation with id ``aid``, or None."""
+    return _registry.by_id.get(aid)
+
+
+def split_pointer(ptr: np.ndarray | int) -> tuple[np.ndarray | int, np.ndarray | int]:
+    """(allocation id, byte offset) of tagged pointer(s)."""
+    if isinstance(ptr, np.ndarray):
+        p = ptr.astype(np.uint64, copy=False)
+        return p >> np.uint64(OFFSET_BITS), p & np.uint64(OFFSET_MASK)
+    return ptr >> OFFSET_BITS, ptr & OFFSET_MASK
