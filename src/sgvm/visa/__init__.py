@@ -1,1 +1,17 @@
-"""TODO"""
+"""vISA memory messages: SVM_GATHER encode, decode, text, execute; the message profile."""
+
+from __future__ import annotations
+
+from .errors import VisaError
+from .operands import EMask, PredControl, Predicate, RawOperand, VisaType
+from .svm_gather import SvmGather
+
+__all__ = [
+    "EMask",
+    "PredControl",
+    "Predicate",
+    "RawOperand",
+    "SvmGather",
+    "VisaError",
+    "VisaType",
+]
