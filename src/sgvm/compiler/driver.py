@@ -1,0 +1,138 @@
+"""``compile``: OpenCL C source → SPIR-V, through clang's SPIR-V backend."""
+
+from __future__ import annotations
+
+import functools
+import os
+import subprocess
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+
+from ..errors import BuildError
+from . import cache
+from .imports import called_imports, demangle_name
+from .options import ParsedOptions, parse_options
+from .toolchain import INCLUDE_DIR, clang_arguments, feature_header, find_clang
+
+SOURCE_NAME = "source.cl"  # the temporary file clang reads; diagnostics show the user's name
+
+
+@dataclass(frozen=True)
+class CompileResult:
+    """A successful build: the SPIR-V module, clang's log (warnings) and the parsed options."""
+
+    spirv: bytes
+    log: str
+    options: ParsedOptions
+
+
+@functools.lru_cache(maxsize=4)
+def _headers_digest(stamp: tuple[tuple[str, float], ...]) -> str:
+    del stamp  # cache key only
+    return cache.digest(*(p.name.encode() + p.read_bytes() for p in sorted(INCLUDE_DIR.glob("*.h"))))
+
+
+def _our_headers() -> str:
+    return _headers_digest(tuple((p.name, p.stat().st_mtime) for p in sorted(INCLUDE_DIR.glob("*.h"))))
+
+
+def _source_dir(filename: str) -> str | None:
+    """Directory of the user's source file, for ``#include "..."`` relative to it."""
+    if filename.startswith("<") and filename.endswith(">"):
+        return None
+    return os.path.dirname(os.path.abspath(filename))
+
+
+def _dependencies(deps_file: Path, skip: tuple[str, ...]) -> list[str]:
+    """Files listed in a make-style depfile (clang -MD), minus those under ``skip``."""
+    try:
+        text = deps_file.read_text()
+    except OSError:
+        return []
+    text = text.replace("\\\n", " ")
+    _, _, rest = text.partition(": ")
+    paths, cur = [], ""
+    for tok in rest.split(" "):
+        if tok.endswith("\\"):
+            cur += tok[:-1] + " "
+            continue
+        cur += tok
+        if cur.strip():
+            paths.append(os.path.abspath(cur.strip()))
+        cur = ""
+    return sorted({p for p in paths if not p.startswith(skip)})
+
+
+def _line_directive(filename: str) -> str:
+    escaped = filename.replace("\\", "\\\\").replace('"', '\\"')
+    return f'#line 1 "{escaped}"\n'
+
+
+def compile_with_log(
+    source: str,
+    options: str | ParsedOptions = "",
+    *,
+    include_dirs: tuple[str, ...] | list[str] = (),
+    filename: str = "<source>",
+) -> CompileResult:
+    """Compile OpenCL C to SPIR-V; return the module, the build log and the parsed options.
+
+    Raises BuildError with clang's diagnostics (pointing into ``filename``) on
+    failure, and when the module would call a built-in that has no SPIR-V
+    lowering (an ``Import``-linkage function).
+    """
+    opts = options if isinstance(options, ParsedOptions) else parse_options(options)
+    clang = find_clang()
+    src_dir = _source_dir(filename)
+    dirs = [os.path.abspath(d) for d in (*opts.include_dirs, *include_dirs)]
+    if src_dir:
+        dirs.append(src_dir)
+    features = feature_header()
+    key = cache.digest(
+        source, opts.text, "\0".join(dirs), filename, features, _our_headers(), clang.version, clang.origin
+    )
+    hit = cache.load(key)
+    if hit is not None:
+        return CompileResult(hit[0], hit[1], opts)
+
+    with tempfile.TemporaryDirectory(prefix="sgvm-build-") as tmp:
+        tmpdir = Path(tmp)
+        (tmpdir / "sgvm_features.h").write_text(features)
+        src = tmpdir / SOURCE_NAME
+        src.write_text(_line_directive(filename) + source)
+        out, deps = tmpdir / "out.spv", tmpdir / "deps.d"
+        argv = [
+            *clang.argv,
+            *clang_arguments(opts, str(tmpdir / "sgvm_features.h")),
+            *(f"-I{d}" for d in dirs),
+            "-MD", "-MF", str(deps),
+            "-o", str(out), str(src),
+        ]
+        proc = subprocess.run(argv, capture_output=True, text=True, cwd=tmp)
+        log = proc.stderr.replace(str(src), filename).replace(tmp + os.sep, "")
+        if proc.returncode != 0 or not out.exists():
+            raise BuildError(log, what="build failed", options=opts.text)
+        spirv = out.read_bytes()
+        missing = called_imports(spirv)
+        if missing:
+            names = ", ".join(f"{demangle_name(m)} ({m})" for m in missing)
+            raise BuildError(
+                log + f"error: built-in function(s) without a SPIR-V lowering: {names}\n",
+                what=f"unsupported built-in: {names}",
+                options=opts.text,
+            )
+        includes = _dependencies(deps, (tmp, str(INCLUDE_DIR)))
+    cache.store(key, spirv, log, includes)
+    return CompileResult(spirv, log, opts)
+
+
+def compile(  # noqa: A001 - the public name sgvm.compile
+    source: str,
+    options: str | ParsedOptions = "",
+    *,
+    include_dirs: tuple[str, ...] | list[str] = (),
+    filename: str = "<source>",
+) -> bytes:
+    """Compile OpenCL C source to a SPIR-V binary (see ``compile_with_log``)."""
+    return compile_with_log(source, options, include_dirs=include_dirs, filename=filename).spirv
