@@ -114,7 +114,7 @@ def shuffle_xor_source(mask: np.ndarray | int, max_size: int) -> ShuffleSource:
 
 
 def source_inactive(source: ShuffleSource, active: np.ndarray) -> np.ndarray:
-    """Bool (G, S): in-range lanes whose source lane did not execute the shuffle.
+    """Bool (G, S): active, in-range lanes whose source lane did not execute the shuffle.
 
     Per cl_intel_subgroups.txt this gives "undefined results"; the missing lanes
     of a partial sub-group are inactive, so reading them is caught here too.
@@ -122,7 +122,7 @@ def source_inactive(source: ShuffleSource, active: np.ndarray) -> np.ndarray:
     active = np.asarray(active, dtype=bool)
     lane = np.broadcast_to(source.lane, active.shape)
     read = np.take_along_axis(active, lane, axis=1)
-    return ~read & ~np.broadcast_to(source.out_of_range, active.shape)
+    return active & ~read & ~np.broadcast_to(source.out_of_range, active.shape)
 
 
 def _gather(
