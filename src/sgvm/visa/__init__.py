@@ -4,14 +4,19 @@ from __future__ import annotations
 
 from .errors import VisaError
 from .operands import EMask, PredControl, Predicate, RawOperand, VisaType
+from .profile import Message, MessageProfile, ProfileEntry, lower_access
 from .svm_gather import SvmGather
 
 __all__ = [
     "EMask",
+    "Message",
+    "MessageProfile",
     "PredControl",
     "Predicate",
+    "ProfileEntry",
     "RawOperand",
     "SvmGather",
     "VisaError",
     "VisaType",
+    "lower_access",
 ]
