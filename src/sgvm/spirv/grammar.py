@@ -20,7 +20,19 @@ EXT_INST_FILES: dict[str, str] = {
     "OpenCL.std": "extinst.opencl.std.100.grammar.json",
     "OpenCL.DebugInfo.100": "extinst.opencl.debuginfo.100.grammar.json",
     "NonSemantic.Shader.DebugInfo.100": "extinst.nonsemantic.shader.debuginfo.100.grammar.json",
+    "GLSL.std.450": "extinst.glsl.std.450.grammar.json",
+    "DebugInfo": "extinst.debuginfo.grammar.json",
+    "NonSemantic.DebugPrintf": "extinst.nonsemantic.debugprintf.grammar.json",
+    "NonSemantic.DebugBreak": "extinst.nonsemantic.debugbreak.grammar.json",
+    "NonSemantic.ClspvReflection.": "extinst.nonsemantic.clspvreflection.grammar.json",
+    "SPV_AMD_shader_ballot": "extinst.spv-amd-shader-ballot.grammar.json",
+    "SPV_AMD_shader_trinary_minmax": "extinst.spv-amd-shader-trinary-minmax.grammar.json",
+    "SPV_AMD_gcn_shader": "extinst.spv-amd-gcn-shader.grammar.json",
+    "SPV_AMD_shader_explicit_vertex_parameter":
+        "extinst.spv-amd-shader-explicit-vertex-parameter.grammar.json",
 }
+"""Extended instruction sets by import name; a name ending in "." matches any
+version suffix (``NonSemantic.ClspvReflection.6``)."""
 
 
 @dataclass(frozen=True)
@@ -105,6 +117,30 @@ class Grammar:
 
     def opcode(self, opname: str) -> int:
         return self.by_name[opname].opcode
+
+
+def ext_set(g: Grammar, import_name: str) -> ExtInstSet | None:
+    """The grammar of the extended instruction set imported as ``import_name``."""
+    found = g.ext_sets.get(import_name)
+    if found is None:
+        for name, ext in g.ext_sets.items():
+            if name.endswith(".") and import_name.startswith(name):
+                return ext
+    return found
+
+
+def generator_names() -> dict[int, str]:
+    """Tool ids of the header's generator word → "vendor tool" (Khronos spir-v.xml)."""
+    path = grammar_dir().parent / "spir-v.xml"
+    if not path.is_file():
+        return {}
+    import xml.etree.ElementTree as ET
+
+    out = {}
+    for node in ET.parse(path).getroot().iter("id"):
+        vendor, tool = node.get("vendor", ""), node.get("tool", "")
+        out[int(node.get("value", "0"))] = f"{vendor} {tool}" if tool else vendor
+    return out
 
 
 def grammar_dir() -> Path:

@@ -124,9 +124,15 @@ class Type:
 
 @dataclass(eq=False)
 class Constant:
-    """A (spec) constant. ``value``: bool, int, float, list of values, None for null,
-    a dict for ``OpConstantSampler`` (addressing, normalized, filter), or for
-    ``OpSpecConstantOp`` a dict with the opcode name and operand ids."""
+    """A (spec) constant (SPIR-V spec s3.52.7).
+
+    ``value``: bool; int (integers, sign-applied for signed types); float
+    (IEEE half/float/double and bfloat16; raw bits as an int for other float
+    encodings); the list of constituent ids for composites; None for
+    ``OpConstantNull``; a dict for ``OpConstantSampler`` (addressing,
+    normalized, filter); for ``OpSpecConstantOp`` a dict with the opcode name
+    and the decoded operand values. ``OpSpecConstant*`` hold their default.
+    """
 
     id: int
     type: Type
