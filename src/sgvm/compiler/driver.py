@@ -11,6 +11,7 @@ from pathlib import Path
 
 from ..errors import BuildError
 from . import cache
+from .fixups import repair
 from .imports import called_imports, demangle_name
 from .options import ParsedOptions, parse_options
 from .toolchain import INCLUDE_DIR, clang_arguments, feature_header, find_clang
@@ -113,15 +114,12 @@ def compile_with_log(
         log = proc.stderr.replace(str(src), filename).replace(tmp + os.sep, "")
         if proc.returncode != 0 or not out.exists():
             raise BuildError(log, what="build failed", options=opts.text)
-        spirv = out.read_bytes()
+        spirv = repair(out.read_bytes())
         missing = called_imports(spirv)
         if missing:
-            names = ", ".join(f"{demangle_name(m)} ({m})" for m in missing)
-            raise BuildError(
-                log + f"error: built-in function(s) without a SPIR-V lowering: {names}\n",
-                what=f"unsupported built-in: {names}",
-                options=opts.text,
-            )
+            names = ", ".join(dict.fromkeys(demangle_name(m) for m in missing))
+            detail = "".join(f"error: no SPIR-V lowering for built-in '{demangle_name(m)}' ({m})\n" for m in missing)
+            raise BuildError(log + detail, what=f"unsupported built-in function(s): {names}", options=opts.text)
         includes = _dependencies(deps, (tmp, str(INCLUDE_DIR)))
     cache.store(key, spirv, log, includes)
     return CompileResult(spirv, log, opts)

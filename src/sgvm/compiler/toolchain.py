@@ -25,7 +25,7 @@ MIN_CLANG_MAJOR = 18
 
 # SPIR-V extensions the backend may use: exactly those that OpenCL C on an
 # sgvm device can need. Never "all" (it emits modules that fail validation).
-SPIRV_EXTENSIONS: tuple[str, ...] = ("SPV_INTEL_subgroups",)
+SPIRV_EXTENSIONS: tuple[str, ...] = ("SPV_INTEL_subgroups", "SPV_EXT_relaxed_printf_string_address_space")
 
 
 @dataclass(frozen=True)
@@ -100,7 +100,10 @@ def feature_header(device: DeviceModel = CPU_DEVICE) -> str:
 
 def clang_arguments(opts: ParsedOptions, features_path: str, device: DeviceModel = CPU_DEVICE) -> list[str]:
     """Clang arguments for ``opts``, without include directories, input and output."""
-    cl_ext = ",".join(["-all", *(f"+{e}" for e in device.extensions + device.opencl_c_features)])
+    exts = device.extensions + device.opencl_c_features
+    if opts.opencl_c_version >= 200:
+        exts += ("cl_khr_depth_images",)  # core in OpenCL C 2.0; unlocks clang's depth-image built-ins
+    cl_ext = ",".join(["-all", *(f"+{e}" for e in exts)])
     args = [
         "--target=spirv64",
         f"-cl-std={opts.cl_std}",
