@@ -44,17 +44,17 @@ from pathlib import Path, PurePath
 
 from ..errors import BuildError
 from ..spirv import Function, Instruction, Module, SourceLocation, grammar, read
-from .driver import SOURCE_NAME
 from .options import ParsedOptions, parse_options
 from .toolchain import INCLUDE_DIR, clang_arguments, feature_header, find_clang
 
 LOCATION_FLAGS: tuple[str, ...] = ("-g", "-mllvm", "-print-after=spirv-asm-printer")
+_SOURCE_NAME = "source.cl"  # the file compile_with_locations gives clang
 
 _DUMP_START = "# *** IR Dump After"
 _FUNC_START = re.compile(r"^# Machine code for function (.+?):")
 _FUNC_END = "# End machine code for function"
 _BLOCK = re.compile(r"^bb\.\d+")
-_DEBUG_LOC = re.compile(r", debug-location !\d+(?:; (.*))?$")
+_DEBUG_LOC = re.compile(r"(?:, | )debug-location !\d+(?:; (.*))?$")
 _FRAME = re.compile(r"^(.*?):(\d+)(?::(\d+))?$")
 # Function-body opcodes that the machine code also holds in global sections.
 _GLOBAL = re.compile(r"^Op(Type|Constant|SpecConstant|Decorate|MemberDecorate|Name|MemberName"
@@ -122,7 +122,7 @@ def _parse_line(line: str) -> MachineInst | None:
     return None
 
 
-def parse_dump(dump: str) -> list[tuple[str, list[list[MachineInst]]]]:
+def _parse_dump(dump: str) -> list[tuple[str, list[list[MachineInst]]]]:
     """The dump's functions, in order: (name, blocks of machine instructions)."""
     funcs: list[tuple[str, list[list[MachineInst]]]] = []
     blocks: list[list[MachineInst]] | None = None
@@ -207,15 +207,22 @@ def _propagate(fn: Function) -> None:
             for ref in inst.ids():
                 users.setdefault(ref, []).append(inst)
     for block in fn.blocks:
-        known = [i.location for i in block.instructions]
-        for n, inst in enumerate(block.instructions):
-            if inst.location is not None:
-                continue
-            by_user = [u.location for u in users.get(inst.result_id or -1, ()) if u.location]
-            before = [loc for loc in known[:n] if loc]
-            after = [loc for loc in known[n + 1:] if loc]
-            candidates = by_user[:1] + before[-1:] + after[:1]
-            inst.location = candidates[0] if candidates else None
+        insts = block.instructions
+        before: list[SourceLocation | None] = []
+        last = None
+        for inst in insts:
+            before.append(last)
+            last = inst.location or last
+        after: list[SourceLocation | None] = []
+        last = None
+        for inst in reversed(insts):
+            after.append(last)
+            last = inst.location or last
+        after.reverse()
+        for n, inst in enumerate(insts):
+            if inst.location is None:
+                by_user = (u.location for u in users.get(inst.result_id or -1, ()) if u.location)
+                inst.location = next(by_user, None) or before[n] or after[n]
 
 
 def attach_locations(
@@ -230,7 +237,7 @@ def attach_locations(
     """
     names = dict(filename_map or {})
     count = 0
-    for fn, blocks in _pair_functions(module, parse_dump(dump)):
+    for fn, blocks in _pair_functions(module, _parse_dump(dump)):
         frames = _align(fn, blocks)
         for block in fn.blocks:
             for inst in block.instructions:
@@ -254,12 +261,13 @@ def compile_with_locations(
         tmpdir = Path(tmp)
         features = tmpdir / "sgvm_features.h"
         features.write_text(feature_header())
-        src, out = tmpdir / SOURCE_NAME, tmpdir / "out.spv"
+        src, out = tmpdir / _SOURCE_NAME, tmpdir / "out.spv"
         src.write_text(source)
         argv = [
             *clang.argv,
             *clang_arguments(opts, str(features)),
             *(f"-I{os.path.abspath(d)}" for d in (*opts.include_dirs, *include_dirs)),
+            *([] if filename.startswith("<") else [f"-I{os.path.dirname(os.path.abspath(filename))}"]),
             *LOCATION_FLAGS,
             "-o", str(out), str(src),
         ]
@@ -269,5 +277,5 @@ def compile_with_locations(
         if proc.returncode != 0 or not out.exists():
             raise BuildError(log, what="build failed", options=opts.text)
         module = read(out.read_bytes())
-    attach_locations(module, dump, {SOURCE_NAME: filename, str(src): filename})
+    attach_locations(module, dump, {_SOURCE_NAME: filename, str(src): filename})
     return module, log
