@@ -286,7 +286,8 @@ def encode(fmt: ImageFormat, values: np.ndarray, kind: str) -> np.ndarray:
         if scale is not None:
             channels = channels * scale
     if ctype in (T.HALF_FLOAT, T.FLOAT):
-        stored = channels.astype(_DTYPE[ctype])
+        with np.errstate(over="ignore"):  # overflow rounds to infinity, as it should
+            stored = channels.astype(_DTYPE[ctype])
     else:
         lo, hi = _channel_range(fmt)
         stored = _to_integer(channels, np.dtype(np.int64), lo, hi)
