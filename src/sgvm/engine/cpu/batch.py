@@ -1,0 +1,194 @@
+"""One batch of work-groups executing in lock-step, and its work-item built-ins.
+
+Lane layout (DESIGN.md): lane ``k`` of the batch belongs to work-group
+``k // P`` of the batch and has linear local id ``k % P``, where ``P`` is the
+work-group volume rounded up to a multiple of the sub-group size ``S``. Lanes
+whose linear id is not below the (possibly smaller, non-uniform) work-group's
+volume are padding: permanently inactive. Sub-group id ``= linear // S`` and
+sub-group local id ``= linear % S`` (cl_khr_subgroups; the same mapping in
+every work-group).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from ...errors import KernelTimeout, UnsupportedError
+from ...runtime.memory import Allocation
+from ...runtime.ndrange import NDRange
+from .values import affine
+
+U64 = np.dtype(np.uint64)
+U32 = np.dtype(np.uint32)
+
+
+@dataclass(frozen=True)
+class Geometry:
+    """The launch-wide facts every batch shares."""
+
+    ndrange: NDRange
+    sub_group_size: int
+    lanes_per_group: int  # P
+
+    @property
+    def group_volume(self) -> int:
+        return self.ndrange.group_volume
+
+
+class Batch:
+    """Execution state of one batch: lanes, masks, arenas, built-ins, budget."""
+
+    def __init__(self, geom: Geometry, first_group: int, ngroups: int, *, kernel: str,
+                 max_steps: int, observers: Any):
+        self.geom = geom
+        self.kernel = kernel
+        self.first_group = first_group
+        self.ngroups = ngroups
+        self.L = ngroups * geom.lanes_per_group
+        self.steps = 0
+        self.max_steps = max_steps
+        self.obs = observers
+        self.obs_memory = [o.memory_access for o in observers if hasattr(o, "memory_access")]
+        self.obs_barrier = [o.barrier for o in observers if hasattr(o, "barrier")]
+        self.obs_collective = [o.collective for o in observers if hasattr(o, "collective")]
+        self.names: dict[int, str] = {}  # allocation id → kernel argument name
+        self.mask: np.ndarray | None = None  # lanes executing now; None = every lane
+        self.private: Allocation | None = None
+        self.local: Allocation | None = None
+        self.local_base: np.ndarray | None = None  # per lane: pointer to its group's local region
+        self.printf: list[tuple[int, str]] = []
+        self._cache: dict[str, Any] = {}
+        nd = geom.ndrange
+        ng = nd.num_groups
+        g = np.arange(first_group, first_group + ngroups, dtype=np.int64)
+        self.group_id = np.stack([g % ng[0], (g // ng[0]) % ng[1], g // (ng[0] * ng[1])], axis=1)
+        ls = np.array(nd.local_size, dtype=np.int64)
+        gs = np.array(nd.global_size, dtype=np.int64)
+        self.group_size = np.minimum(ls, gs - self.group_id * ls)  # (G, 3)
+        vol = self.group_size.prod(axis=1)
+        self.full = bool((vol == geom.group_volume).all())
+        P = geom.lanes_per_group
+        if self.full and P == geom.group_volume:
+            self.live: np.ndarray | None = None
+        else:
+            li = np.tile(np.arange(P, dtype=np.int64), ngroups)
+            self.live = li < np.repeat(vol, P)
+        # 1-D launch of full groups without padding: global id x is base + lane.
+        self.linear_1d = (self.live is None and nd.global_size[1] == nd.global_size[2] == 1)
+
+    # -- budget -------------------------------------------------------------
+    def tick(self) -> None:
+        """Count one block execution against ``SGVM_MAX_STEPS``."""
+        self.steps += 1
+        if self.steps > self.max_steps:
+            raise KernelTimeout(
+                f"kernel '{self.kernel}' exceeded its step budget of {self.max_steps} block "
+                f"executions per batch (set SGVM_MAX_STEPS to raise it)")
+
+    # -- observers ------------------------------------------------------------
+    def notify_memory(self, kind: str, alloc: Allocation | None, offsets: Any, nbytes: int) -> None:
+        """Tell observers about an access (``offsets`` None: an affine range of lanes)."""
+        for f in self.obs_memory:
+            f(self, kind, alloc, offsets, nbytes, self.mask)
+
+    # -- built-ins ----------------------------------------------------------
+    def _lane_linear(self) -> np.ndarray:
+        c = self._cache.get("li")
+        if c is None:
+            c = self._cache["li"] = np.tile(np.arange(self.geom.lanes_per_group, dtype=np.int64),
+                                            self.ngroups)
+        return c
+
+    def _per_lane(self, per_group: np.ndarray) -> np.ndarray:
+        return np.repeat(per_group, self.geom.lanes_per_group, axis=0)
+
+    def local_id(self) -> np.ndarray:
+        c = self._cache.get("lid")
+        if c is None:
+            li = self._lane_linear()
+            sz = self._per_lane(self.group_size)
+            lx, ly = sz[:, 0], sz[:, 1]
+            c = np.stack([li % lx, (li // lx) % ly, li // (lx * ly)], axis=1)
+            self._cache["lid"] = c
+        return c
+
+    def global_id(self) -> np.ndarray:
+        c = self._cache.get("gid")
+        if c is None:
+            nd = self.geom.ndrange
+            c = (self._per_lane(self.group_id) * np.array(nd.local_size) + self.local_id()
+                 + np.array(nd.global_offset))
+            self._cache["gid"] = c
+        return c
+
+    def gid_of(self, lane: int) -> tuple[int, ...]:
+        """The global id of lane ``lane`` (for error messages)."""
+        return tuple(int(v) for v in self.global_id()[lane, : self.geom.ndrange.work_dim])
+
+    def builtin(self, name: str, dtype: np.dtype, count: int) -> Any:
+        """Value of built-in ``name``: a uniform scalar/(3,) array or a lane array."""
+        key = f"b:{name}"
+        c = self._cache.get(key)
+        if c is None:
+            c = self._cache[key] = self._builtin(name, dtype, count)
+        return c
+
+    def builtin_component(self, name: str, idx: int, dtype: np.dtype) -> Any:
+        """Component ``idx`` of a 3-vector built-in; an Affine where the layout allows."""
+        if name == "GlobalInvocationId" and idx == 0 and self.linear_1d:
+            nd = self.geom.ndrange
+            base = nd.global_offset[0] + self.first_group * nd.local_size[0]
+            return affine(base, 1, self.L, dtype)
+        if name == "LocalInvocationId" and idx == 0 and self.linear_1d and self.ngroups == 1:
+            return affine(0, 1, self.L, dtype)
+        v = self.builtin(name, dtype, 3)
+        return v[idx] if v.ndim == 1 else v[:, idx]
+
+    def _builtin(self, name: str, dtype: np.dtype, count: int) -> Any:
+        nd, S, P = self.geom.ndrange, self.geom.sub_group_size, self.geom.lanes_per_group
+        t = dtype.type
+        vol = self.group_size.prod(axis=1)
+        uniform = {
+            "NumWorkgroups": nd.num_groups,
+            "GlobalSize": nd.global_size,
+            "EnqueuedWorkgroupSize": nd.local_size,
+            "GlobalOffset": nd.global_offset,
+            "WorkDim": nd.work_dim,
+            "SubgroupMaxSize": S,
+            "NumEnqueuedSubgroups": -(-nd.group_volume // S),
+        }
+        if name in uniform:
+            v = uniform[name]
+            return np.array(v, dtype=dtype) if count > 1 else t(v)
+        if name == "WorkgroupSize" and self.full:
+            return np.array(nd.local_size, dtype=dtype)
+        if name == "NumSubgroups" and self.full:
+            return t(-(-nd.group_volume // S))
+        li = self._lane_linear()
+        if name == "GlobalInvocationId":
+            return self.global_id().astype(dtype)
+        if name == "LocalInvocationId":
+            return self.local_id().astype(dtype)
+        if name == "WorkgroupId":
+            return self._per_lane(self.group_id).astype(dtype)
+        if name == "WorkgroupSize":
+            return self._per_lane(self.group_size).astype(dtype)
+        if name == "LocalInvocationIndex":
+            return li.astype(dtype)
+        if name == "GlobalLinearId":
+            g = self.global_id() - np.array(nd.global_offset)
+            gx, gy, _ = nd.global_size
+            return (g[:, 0] + g[:, 1] * gx + g[:, 2] * gx * gy).astype(dtype)
+        if name == "SubgroupId":
+            return (li // S).astype(dtype)
+        if name == "SubgroupLocalInvocationId":
+            return (li % S).astype(dtype)
+        if name == "NumSubgroups":
+            return self._per_lane(-(-vol // S)).astype(dtype)
+        if name == "SubgroupSize":
+            v = np.repeat(vol, P)
+            return np.minimum(S, v - (li // S) * S).astype(dtype)
+        raise UnsupportedError(f"unsupported built-in variable {name}")

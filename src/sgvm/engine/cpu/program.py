@@ -1,0 +1,183 @@
+"""A module + kernel prepared for execution: decoded functions, constants,
+memory layout of variables. Built once and cached per (module, kernel).
+
+* ``template``: the register list every frame starts from (constants, undefs,
+  pointers to program-scope globals); the launch adds kernel arguments and
+  per-batch local pointers.
+* Program-scope ``CrossWorkgroup``/``UniformConstant`` variables get one
+  Allocation per module (initialised from their OpConstant* initializers) and
+  keep their contents across launches, as OpenCL program-scope globals do.
+* ``Workgroup`` variables get offsets in each work-group's local region,
+  ``Function`` variables a slot per lane in the private arena.
+"""
+
+from __future__ import annotations
+
+import weakref
+from typing import Any
+
+import numpy as np
+
+from ...errors import UnsupportedError
+from ...runtime.memory import Allocation
+from ...spirv import Constant, Module, Type
+from . import types as T
+from .decode import Context, DFunction, decode_function
+from .memory_ops import pack
+
+_PROGRAMS: weakref.WeakKeyDictionary[Module, dict[str, Program]] = weakref.WeakKeyDictionary()
+_GLOBALS: weakref.WeakKeyDictionary[Module, dict[int, Allocation]] = weakref.WeakKeyDictionary()
+
+
+def _align(n: int, a: int) -> int:
+    return -(-n // a) * a
+
+
+def constant_value(module: Module, c: Constant, values: dict[int, Any]) -> Any:
+    """The register value of a constant (see ``values``)."""
+    t = c.type
+    if c.op == "OpConstantSampler":
+        return c.value
+    if c.op == "OpSpecConstantOp":
+        raise UnsupportedError(f"OpSpecConstantOp {c.value['opcode']} (%{c.id})")
+    if c.value is None:
+        return zero(t)
+    if t.op == "Bool":
+        return np.bool_(c.value)
+    if t.op in ("Int", "Float"):
+        dt = T.dtype_of(t)
+        if t.op == "Int":
+            return dt.type(int(c.value) % (1 << t.width))
+        return dt.type(c.value)
+    if t.op == "Vector":
+        return np.array([values[i] for i in c.value], dtype=T.dtype_of(t))
+    if t.op in ("Struct", "Array"):
+        return tuple(values[i] for i in c.value)
+    raise UnsupportedError(f"constant of type {t!r}")
+
+
+def zero(t: Type) -> Any:
+    """The null value of ``t``."""
+    if t.op == "Vector":
+        return np.zeros(t.count, T.dtype_of(t))
+    if t.op == "Struct":
+        return tuple(zero(m) for m in t.members)
+    if t.op == "Array":
+        return tuple(zero(t.component) for _ in range(t.count))
+    if t.op in ("Int", "Float", "Bool", "Pointer", "Event"):
+        return T.dtype_of(t).type(0)
+    return np.uint64(0)
+
+
+class Program:
+    """See the module docstring."""
+
+    def __init__(self, module: Module, kernel: str):
+        self.module = module
+        self.kernel = kernel
+        ep = module.entry_point(kernel)
+        self.entry_point = ep
+        bound = module.header.bound
+        self.template: list[Any] = [None] * bound
+        self._constants()
+        self.builtin_vars: dict[int, str] = module.builtin_variables()
+        self.builtin_loads: dict[int, str] = {}
+        self.affine_builtin_loads: set[int] = set()
+        self.local_vars: dict[int, int] = {}  # Workgroup variable → offset in the group region
+        self.local_bytes = 0
+        self.private_slots: dict[int, tuple[int, int]] = {}  # variable → (lane-slot offset, size)
+        self.private_bytes = 0  # per lane
+        self._variables()
+        self._scan_functions()
+        self.functions: dict[int, DFunction] = {}
+        self._wanted: list[int] = [ep.function]
+        self.ctx = Context(module, self)
+        while self._wanted:
+            fid = self._wanted.pop()
+            if fid not in self.functions:
+                fn = module.functions[fid]
+                if fn.is_declaration:
+                    raise UnsupportedError(f"call to undefined function '{fn.name or fid}'")
+                self.functions[fid] = None  # type: ignore[assignment]  # recursion guard
+                self.functions[fid] = decode_function(self.ctx, fn)
+        self.entry: DFunction = self.functions[ep.function]
+        fn = module.functions[ep.function]
+        self.params: list[tuple[int, Type, str, bool]] = [
+            (p.result_id, module.types[p.result_type], module.names.get(p.result_id, f"arg{i}"),
+             any(d.name == "FuncParamAttr" and d.args and d.args[0] == "ByVal"
+                 for d in module.decorations.get(p.result_id, ())))
+            for i, p in enumerate(fn.params)]
+
+    def want_function(self, fid: int) -> None:
+        if fid not in self.functions:
+            self._wanted.append(fid)
+
+    def _constants(self) -> None:
+        m = self.module
+        for cid, c in m.constants.items():
+            self.template[cid] = constant_value(m, c, self.template)
+        for uid, t in m.undefs.items():
+            self.template[uid] = zero(t)
+
+    def _variables(self) -> None:
+        m = self.module
+        allocs = _GLOBALS.get(m)
+        if allocs is None:
+            allocs = _GLOBALS[m] = {}
+        for vid, var in m.variables.items():
+            sc = var.storage_class
+            if vid in self.builtin_vars:
+                continue
+            if sc in ("CrossWorkgroup", "UniformConstant"):
+                a = allocs.get(vid)
+                if a is None:
+                    a = allocs[vid] = self._global_allocation(vid, var.pointee, var.initializer, sc)
+                self.template[vid] = np.uint64(a.base)
+            elif sc == "Workgroup":
+                al = T.align_of(var.pointee)
+                self.local_bytes = _align(self.local_bytes, max(al, 1))
+                self.local_vars[vid] = self.local_bytes
+                self.local_bytes += T.size_of(var.pointee)
+            else:
+                raise UnsupportedError(f"module-scope variable in storage class {sc}")
+        self.local_bytes = _align(self.local_bytes, 16)
+
+    def _global_allocation(self, vid: int, t: Type, init: int | None, sc: str) -> Allocation:
+        size = T.size_of(t)
+        data = np.zeros(max(size, 1), np.uint8)
+        if init is not None:
+            data[:size] = pack(t, self.template[init], 1)
+        name = self.module.names.get(vid, f"%{vid}")
+        space = "constant" if sc == "UniformConstant" else "global"
+        return Allocation(data, space, name, read_only=space == "constant")
+
+    def _scan_functions(self) -> None:
+        """Find loads of built-in variables and lay out ``Function`` variables."""
+        m = self.module
+        off = 0
+        for fn in m.functions.values():
+            for block in fn.blocks:
+                for inst in block.instructions:
+                    if inst.opname == "OpLoad" and inst.operands[0].value in self.builtin_vars:
+                        name = self.builtin_vars[inst.operands[0].value]
+                        self.builtin_loads[inst.result_id] = name
+                        if name in ("GlobalInvocationId", "LocalInvocationId"):
+                            self.affine_builtin_loads.add(inst.result_id)
+                    elif inst.opname == "OpVariable":
+                        t = m.types[inst.result_type].pointee
+                        size = _align(max(T.size_of(t), 1), T.align_of(t))
+                        off = _align(off, 16)
+                        self.private_slots[inst.result_id] = (off, size)
+                        off += size
+        self.private_bytes = off
+
+
+def program_for(module: Module, kernel: str) -> Program:
+    """The cached Program of ``kernel`` in ``module``."""
+    per = _PROGRAMS.get(module)
+    if per is None:
+        per = _PROGRAMS[module] = {}
+    prog = per.get(kernel)
+    if prog is None:
+        prog = per[kernel] = Program(module, kernel)
+    return prog
