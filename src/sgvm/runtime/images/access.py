@@ -190,7 +190,8 @@ def write(image: Image, coords: np.ndarray, values: np.ndarray, kind: str,
           active: np.ndarray | None = None) -> np.ndarray:
     """``write_image{kind}(image, coords, values)`` for the ``active`` lanes.
 
-    ``values`` is (..., 4) (a depth image's depth in component 0). Returns the
+    ``values`` is (..., 4) (a depth image's depth in component 0); coordinates,
+    values and ``active`` (default: all lanes) broadcast together. Returns the
     bool (...) mask of active lanes whose coordinate (array index included) is
     outside the image; the spec leaves those writes undefined and sgvm drops
     them. When several lanes write one texel, the highest lane's value stays.
@@ -198,11 +199,12 @@ def write(image: Image, coords: np.ndarray, values: np.ndarray, kind: str,
     c = _coords(image, coords)
     if c.dtype != np.int64:
         raise TypeError("write_image takes integer coordinates")
-    batch = c.shape[:-1]
-    c = c.reshape(-1, image.coord_count)
-    vals = np.broadcast_to(as_kind(values, kind), batch + (4,)).reshape(-1, 4)
-    act = (np.ones(len(c), dtype=bool) if active is None
-           else np.broadcast_to(np.asarray(active, dtype=bool), batch).reshape(-1))
+    vals = as_kind(values, kind)
+    act = np.asarray(True if active is None else active, dtype=bool)
+    batch = np.broadcast_shapes(c.shape[:-1], vals.shape[:-1], act.shape)
+    c = np.broadcast_to(c, batch + c.shape[-1:]).reshape(-1, image.coord_count)
+    vals = np.broadcast_to(vals, batch + (4,)).reshape(-1, 4)
+    act = np.broadcast_to(act, batch).reshape(-1)
     inside = ((c >= 0) & (c < np.array(image.shape))).all(axis=1)
     lanes = np.nonzero(act & inside)[0]
     offsets = c[lanes] @ np.array(image.strides, dtype=np.int64)
