@@ -1,0 +1,45 @@
+"""Shared helpers of the host API: error construction and attribute-style info."""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+from ..errors import Error, LogicError, MemoryError, RuntimeError
+from .constants import _Constants
+
+_MEMORY_CODES = {"CL_MEM_OBJECT_ALLOCATION_FAILURE", "CL_OUT_OF_RESOURCES", "CL_OUT_OF_HOST_MEMORY"}
+
+
+def cl_error(code: str, what: str, routine: str = "") -> Error:
+    """The PyOpenCL exception class for ``code``: MemoryError for allocation
+    failures, LogicError for ``CL_INVALID_*`` and API misuse, RuntimeError otherwise."""
+    if code in _MEMORY_CODES:
+        return MemoryError(what, code, routine)
+    if code.startswith("CL_INVALID") or code in ("CL_MISALIGNED_SUB_BUFFER_OFFSET", "CL_MEM_COPY_OVERLAP"):
+        return LogicError(what, code, routine)
+    return RuntimeError(what, code, routine)
+
+
+class InfoObject:
+    """Base of objects with ``get_info``; ``obj.lower_case_name`` reads ``get_info(NS.UPPER_CASE_NAME)``."""
+
+    _info_ns: ClassVar[type[_Constants]]
+
+    def get_info(self, param: int) -> Any:
+        raise NotImplementedError
+
+    def __getattr__(self, name: str) -> Any:
+        if name.startswith("_"):
+            raise AttributeError(name)
+        value = self._info_ns.names().get(name.upper())
+        if value is None or not name.islower():
+            raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
+        return self.get_info(value)
+
+    def _unknown_param(self, param: int, routine: str) -> Error:
+        return cl_error(
+            "CL_INVALID_VALUE",
+            f"{param:#x} is not a {self._info_ns.__name__} value sgvm reports; "
+            f"use one of cl.{self._info_ns.__name__}'s names",
+            routine,
+        )

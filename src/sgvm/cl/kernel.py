@@ -1,0 +1,321 @@
+"""Kernels: arguments (clSetKernelArg), queries and enqueueing (clEnqueueNDRangeKernel)."""
+
+from __future__ import annotations
+
+import os
+import sys
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+
+from ..runtime.args import BufferArg, ImageArg, KernelArg, LocalArg, NullArg, SamplerArg, ValueArg
+from ._base import InfoObject, cl_error
+from ._layout import ParamSpec, static_local_bytes
+from ._worksize import resolve_ndrange
+from .constants import (
+    command_type,
+    kernel_arg_access_qualifier,
+    kernel_arg_address_qualifier,
+    kernel_arg_info,
+    kernel_arg_type_qualifier,
+    kernel_info,
+    kernel_sub_group_info,
+    kernel_work_group_info,
+    mem_flags,
+)
+from .image import Image, Sampler
+from .memory import Buffer, LocalMemory, MemoryObject
+from .platform import Device
+from .program import Program
+from .queue import CommandQueue, Event
+
+_SET_ARG = "clSetKernelArg"
+_ADDRESS = {"global": kernel_arg_address_qualifier.GLOBAL, "constant": kernel_arg_address_qualifier.CONSTANT,
+            "local": kernel_arg_address_qualifier.LOCAL, "image": kernel_arg_address_qualifier.GLOBAL}
+_ACCESS = {"read_only": kernel_arg_access_qualifier.READ_ONLY, "write_only": kernel_arg_access_qualifier.WRITE_ONLY,
+           "read_write": kernel_arg_access_qualifier.READ_WRITE, "none": kernel_arg_access_qualifier.NONE}
+_IMAGE_TYPES = {("1D", 0): "IMAGE1D", ("1D", 1): "IMAGE1D_ARRAY", ("2D", 0): "IMAGE2D",
+                ("2D", 1): "IMAGE2D_ARRAY", ("3D", 0): "IMAGE3D", ("Buffer", 0): "IMAGE1D_BUFFER"}
+
+
+def _value_bytes(value: Any) -> bytes | None:
+    """The bytes of a by-value argument, or None if ``value`` has no fixed binary layout."""
+    if isinstance(value, (bool, int, float, complex)) and not isinstance(value, np.generic):
+        return None
+    if isinstance(value, np.ndarray | np.generic):
+        return np.ascontiguousarray(value).tobytes()
+    try:
+        return bytes(memoryview(value).cast("B"))
+    except TypeError:
+        return None
+
+
+class Kernel(InfoObject):
+    """clCreateKernel: ``Kernel(program, name)``; call it to enqueue (PyOpenCL style)."""
+
+    _info_ns = kernel_info
+
+    def __init__(self, program: Program, name: str) -> None:
+        if not isinstance(program, Program):
+            raise cl_error("CL_INVALID_PROGRAM", "the first argument must be a cl.Program", "clCreateKernel")
+        self.program = program
+        self.params: list[ParamSpec] = program.kernel_params(name)
+        self.name = name
+        self._args: list[KernelArg | None] = [None] * len(self.params)
+        self._scalar_dtypes: list[np.dtype | None] | None = None
+        assert program.module is not None
+        modes = program.module.entry_point(name).execution_modes
+        self.reqd_work_group_size: tuple[int, int, int] | None = modes.get("LocalSize")
+        self.required_sub_group_size: int | None = modes["SubgroupSize"][0] if "SubgroupSize" in modes else None
+
+    # -- arguments -----------------------------------------------------------------
+    def set_scalar_arg_dtypes(self, dtypes: Sequence[Any]) -> None:
+        """Declare NumPy dtypes for by-value arguments (None for the others) so that
+        Python ints and floats can be passed for them."""
+        if len(dtypes) != len(self.params):
+            raise cl_error("CL_INVALID_VALUE", f"kernel '{self.name}' has {len(self.params)} arguments, "
+                           f"got {len(dtypes)} dtypes", "set_scalar_arg_dtypes")
+        self._scalar_dtypes = [None if d is None else np.dtype(d) for d in dtypes]
+
+    def set_arg(self, index: int, value: Any) -> None:
+        """clSetKernelArg (errors as in OpenCL API s5.9.2)."""
+        if not 0 <= index < len(self.params):
+            raise cl_error("CL_INVALID_ARG_INDEX", f"kernel '{self.name}' has arguments 0 to "
+                           f"{len(self.params) - 1}; index {index} does not exist", _SET_ARG)
+        self._args[index] = self._convert(self.params[index], value)
+
+    def set_args(self, *args: Any) -> None:
+        """Set every argument at once."""
+        if len(args) != len(self.params):
+            names = ", ".join(p.name for p in self.params)
+            raise cl_error("CL_INVALID_KERNEL_ARGS",
+                           f"kernel '{self.name}' takes {len(self.params)} arguments ({names}), got {len(args)}",
+                           _SET_ARG)
+        for i, value in enumerate(args):
+            self.set_arg(i, value)
+
+    def _convert(self, p: ParamSpec, value: Any) -> KernelArg:
+        kind = p.kind
+        if kind in ("global", "constant"):
+            if value is None:
+                return NullArg()
+            if isinstance(value, Buffer):
+                return BufferArg(value.allocation)
+            hint = "wrap host data in cl.Buffer(ctx, mf.READ_ONLY | mf.COPY_HOST_PTR, hostbuf=array)" \
+                if _value_bytes(value) is not None else f"pass a cl.Buffer, not {type(value).__name__}"
+            raise cl_error("CL_INVALID_MEM_OBJECT", f"{p.label} is a {kind} pointer: {hint}", _SET_ARG)
+        if kind == "local":
+            if not isinstance(value, LocalMemory):
+                raise cl_error("CL_INVALID_ARG_VALUE", f"{p.label} is a __local pointer: pass "
+                               f"cl.LocalMemory(nbytes), not {type(value).__name__}", _SET_ARG)
+            if value.size <= 0:
+                raise cl_error("CL_INVALID_ARG_SIZE", f"{p.label}: local memory needs a size of at least 1 byte",
+                               _SET_ARG)
+            return LocalArg(value.size)
+        if kind == "image":
+            return self._image_arg(p, value)
+        if kind == "sampler":
+            if not isinstance(value, Sampler):
+                raise cl_error("CL_INVALID_SAMPLER", f"{p.label} is a sampler_t: pass a cl.Sampler", _SET_ARG)
+            return SamplerArg(value.sampler)
+        if kind == "value":
+            return ValueArg(self._value_arg(p, value))
+        raise cl_error("CL_INVALID_ARG_VALUE", f"{p.label}: sgvm does not support kernel parameters of type "
+                       f"{p.type_name}", _SET_ARG)
+
+    def _value_arg(self, p: ParamSpec, value: Any) -> bytes:
+        dtype = self._scalar_dtypes[p.index] if self._scalar_dtypes else None
+        if dtype is not None and value is not None and not isinstance(value, MemoryObject):
+            value = np.asarray(value, dtype=dtype)[()]
+        if value is None or isinstance(value, (MemoryObject, LocalMemory, Sampler)):
+            raise cl_error("CL_INVALID_ARG_VALUE", f"{p.label} is a by-value {p.type_name}: pass a NumPy "
+                           f"scalar or structured value, not {type(value).__name__}", _SET_ARG)
+        data = _value_bytes(value)
+        if data is None:
+            raise cl_error(
+                "CL_INVALID_ARG_VALUE",
+                f"{p.label}: a Python {type(value).__name__} has no fixed size; pass a NumPy scalar of the "
+                f"parameter's type {p.type_name} (e.g. numpy.int32(5) or numpy.float32(1.5)) or call "
+                "kernel.set_scalar_arg_dtypes",
+                _SET_ARG,
+            )
+        if len(data) != p.size:
+            have = f"{np.asarray(value).dtype} ({len(data)} bytes)" if isinstance(value, np.generic | np.ndarray) \
+                else f"{len(data)} bytes"
+            raise cl_error("CL_INVALID_ARG_SIZE", f"{p.label} is {p.type_name} ({p.size} bytes), got {have}; "
+                           "pass a value of exactly the parameter's size", _SET_ARG)
+        return data
+
+    def _image_arg(self, p: ParamSpec, value: Any) -> KernelArg:
+        if not isinstance(value, Image):
+            raise cl_error("CL_INVALID_MEM_OBJECT", f"{p.label} is an image ({p.type_name}): pass a cl.Image",
+                           _SET_ARG)
+        t = p.type.image
+        want = _IMAGE_TYPES.get((t.get("dim"), t.get("arrayed", 0)))
+        if want is not None and value.type_name != want:
+            raise cl_error("CL_INVALID_ARG_VALUE", f"{p.label} is {p.type_name} but the image is "
+                           f"{value.type_name}", _SET_ARG)
+        if p.access == "read_only" and value.flags & mem_flags.WRITE_ONLY or \
+                p.access == "write_only" and value.flags & mem_flags.READ_ONLY:
+            raise cl_error("CL_INVALID_ARG_VALUE", f"{p.label} is {p.access} but the image was created "
+                           f"{'WRITE_ONLY' if p.access == 'read_only' else 'READ_ONLY'}", _SET_ARG)
+        return ImageArg(value.image)
+
+    # -- queries ---------------------------------------------------------------------
+    def get_info(self, param: int) -> Any:
+        """clGetKernelInfo."""
+        attrs = []
+        if self.reqd_work_group_size:
+            attrs.append("reqd_work_group_size({},{},{})".format(*self.reqd_work_group_size))
+        if self.required_sub_group_size:
+            attrs.append(f"intel_reqd_sub_group_size({self.required_sub_group_size})")
+        values = {
+            kernel_info.FUNCTION_NAME: self.name,
+            kernel_info.NUM_ARGS: len(self.params),
+            kernel_info.REFERENCE_COUNT: 1,
+            kernel_info.CONTEXT: self.program.context,
+            kernel_info.PROGRAM: self.program,
+            kernel_info.ATTRIBUTES: " ".join(attrs),
+        }
+        if param not in values:
+            raise self._unknown_param(param, "clGetKernelInfo")
+        return values[param]
+
+    def get_arg_info(self, index: int, param: int) -> Any:
+        """clGetKernelArgInfo (available whether or not -cl-kernel-arg-info was given)."""
+        if not 0 <= index < len(self.params):
+            raise cl_error("CL_INVALID_ARG_INDEX", f"kernel '{self.name}' has {len(self.params)} arguments",
+                           "clGetKernelArgInfo")
+        p = self.params[index]
+        quals = 0
+        for q in p.qualifiers:
+            quals |= getattr(kernel_arg_type_qualifier, q.upper())
+        values = {
+            kernel_arg_info.ADDRESS_QUALIFIER: _ADDRESS.get(p.kind, kernel_arg_address_qualifier.PRIVATE),
+            kernel_arg_info.ACCESS_QUALIFIER: _ACCESS[p.access],
+            kernel_arg_info.TYPE_NAME: p.type_name,
+            kernel_arg_info.TYPE_QUALIFIER: quals,
+            kernel_arg_info.NAME: p.name,
+        }
+        if param not in values:
+            raise cl_error("CL_INVALID_VALUE", f"{param:#x} is not a cl.kernel_arg_info value", "clGetKernelArgInfo")
+        return values[param]
+
+    @property
+    def sub_group_size(self) -> int:
+        """The kernel's sub-group size: intel_reqd_sub_group_size, else -sgvm-sub-group-size=N,
+        else SGVM_SUB_GROUP_SIZE, else the device default."""
+        if self.required_sub_group_size:
+            return self.required_sub_group_size
+        opt = self.program.options.sgvm.get("sub-group-size") or os.environ.get("SGVM_SUB_GROUP_SIZE", "")
+        return int(opt) if opt.isdigit() else self.program.context.devices[0].model.default_sub_group_size
+
+    def work_group_size(self, device: Device) -> int:
+        """CL_KERNEL_WORK_GROUP_SIZE."""
+        limit = device.model.max_work_group_size
+        if self.reqd_work_group_size:
+            x, y, z = self.reqd_work_group_size
+            return min(limit, x * y * z)
+        return limit
+
+    def get_work_group_info(self, param: int, device: Device) -> Any:
+        """clGetKernelWorkGroupInfo."""
+        kw = kernel_work_group_info
+        if param == kw.GLOBAL_WORK_SIZE:
+            raise cl_error("CL_INVALID_VALUE", "GLOBAL_WORK_SIZE is only defined for built-in kernels",
+                           "clGetKernelWorkGroupInfo")
+        assert self.program.module is not None
+        local_args = sum(a.nbytes for a in self._args if isinstance(a, LocalArg))
+        values = {
+            kw.WORK_GROUP_SIZE: self.work_group_size(device),
+            kw.COMPILE_WORK_GROUP_SIZE: list(self.reqd_work_group_size or (0, 0, 0)),
+            kw.LOCAL_MEM_SIZE: static_local_bytes(self.program.module) + local_args,
+            kw.PREFERRED_WORK_GROUP_SIZE_MULTIPLE: self.sub_group_size,
+            kw.PRIVATE_MEM_SIZE: 0,
+        }
+        if param not in values:
+            raise cl_error("CL_INVALID_VALUE", f"{param:#x} is not a cl.kernel_work_group_info value",
+                           "clGetKernelWorkGroupInfo")
+        return values[param]
+
+    def get_sub_group_info(self, device: Device, param: int, input_value: Any = None) -> Any:
+        """clGetKernelSubGroupInfo (cl_khr_subgroups / OpenCL 2.1), plus Intel's
+        CL_KERNEL_COMPILE_SUB_GROUP_SIZE_INTEL."""
+        ks = kernel_sub_group_info
+        sg = self.sub_group_size
+        if param in (ks.MAX_SUB_GROUP_SIZE_FOR_NDRANGE, ks.SUB_GROUP_COUNT_FOR_NDRANGE):
+            local = [int(v) for v in (input_value if isinstance(input_value, Sequence) else [input_value])]
+            if not local or not all(v > 0 for v in local) or len(local) > 3:
+                raise cl_error("CL_INVALID_VALUE", "input_value must be a local size such as (64,) or (8, 8)",
+                               "clGetKernelSubGroupInfo")
+            volume = int(np.prod(local))
+            return sg if param == ks.MAX_SUB_GROUP_SIZE_FOR_NDRANGE else -(-volume // sg)
+        if param == ks.LOCAL_SIZE_FOR_SUB_GROUP_COUNT:
+            count = int(input_value or 0)
+            size = count * sg
+            return [size, 1, 1] if 0 < size <= self.work_group_size(device) else [0, 0, 0]
+        values = {
+            ks.MAX_NUM_SUB_GROUPS: -(-self.work_group_size(device) // sg),
+            ks.COMPILE_NUM_SUB_GROUPS: 0,
+            ks.COMPILE_SUB_GROUP_SIZE_INTEL: self.required_sub_group_size or 0,
+        }
+        if param not in values:
+            raise cl_error("CL_INVALID_VALUE", f"{param:#x} is not a cl.kernel_sub_group_info value",
+                           "clGetKernelSubGroupInfo")
+        return values[param]
+
+    # -- enqueue ---------------------------------------------------------------------
+    def __call__(self, queue: CommandQueue, global_size: Any, local_size: Any, *args: Any,
+                 global_offset: Any = None, wait_for: Sequence[Event] | None = None, g_times_l: bool = False,
+                 allow_empty_ndrange: bool = False) -> Event:
+        """Set ``args`` and enqueue (PyOpenCL's ``kernel(queue, gsize, lsize, *args)``)."""
+        self.set_args(*args)
+        return enqueue_nd_range_kernel(queue, self, global_size, local_size, global_offset, wait_for,
+                                       g_times_l=g_times_l, allow_empty_ndrange=allow_empty_ndrange)
+
+    def __repr__(self) -> str:
+        return f"<pyopencl.Kernel '{self.name}'>"
+
+
+def enqueue_nd_range_kernel(queue: CommandQueue, kernel: Kernel, global_work_size: Any, local_work_size: Any,
+                            global_work_offset: Any = None, wait_for: Sequence[Event] | None = None,
+                            g_times_l: bool = False, allow_empty_ndrange: bool = False) -> Event:
+    """clEnqueueNDRangeKernel: check the sizes and arguments, run the kernel, print its printf output."""
+    from ..runtime.launch import launch
+
+    routine = "clEnqueueNDRangeKernel"
+    if not isinstance(queue, CommandQueue):
+        raise cl_error("CL_INVALID_COMMAND_QUEUE", "the first argument must be a cl.CommandQueue", routine)
+    if not isinstance(kernel, Kernel):
+        raise cl_error("CL_INVALID_KERNEL", "the second argument must be a cl.Kernel", routine)
+    if kernel.program.context is not queue.context:
+        raise cl_error("CL_INVALID_CONTEXT", "the kernel and the queue belong to different contexts", routine)
+    unset = [p.label for p, a in zip(kernel.params, kernel._args, strict=True) if a is None]
+    if unset:
+        raise cl_error("CL_INVALID_KERNEL_ARGS", f"kernel '{kernel.name}': set {', '.join(unset)} before enqueueing",
+                       routine)
+    ndrange = resolve_ndrange(
+        global_work_size, local_work_size, global_work_offset,
+        device=queue.device.model,
+        kernel_wg_size=kernel.work_group_size(queue.device),
+        reqd=kernel.reqd_work_group_size,
+        sub_group_size=kernel.sub_group_size,
+        uniform_required=kernel.program.uniform_work_groups_required,
+        g_times_l=g_times_l,
+        allow_empty=allow_empty_ndrange,
+    )
+    if ndrange is None:
+        return queue.run(command_type.NDRANGE_KERNEL, lambda: None, wait_for, routine)
+    module = kernel.program.module
+    args = list(kernel._args)
+
+    def work() -> Any:
+        result = launch(module, kernel.name, args, ndrange, device=queue.device.model,
+                        options=kernel.program.options)
+        if result.printf:
+            sys.stdout.write(result.printf)
+            sys.stdout.flush()
+        return result
+
+    return queue.run(command_type.NDRANGE_KERNEL, work, wait_for, routine)

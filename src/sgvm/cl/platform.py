@@ -1,0 +1,241 @@
+"""Platforms, devices and contexts (``cl.get_platforms``, ``cl.create_some_context``)."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Sequence
+from typing import Any
+
+from ..runtime.device import CPU_DEVICE, DeviceModel
+from ._base import InfoObject, cl_error
+from .constants import (
+    command_queue_properties,
+    context_info,
+    device_exec_capabilities,
+    device_fp_config,
+    device_info,
+    device_local_mem_type,
+    device_mem_cache_type,
+    device_type,
+    platform_info,
+)
+
+SGVM_VERSION = "0.1.0"
+
+
+class Platform(InfoObject):
+    """The single sgvm platform."""
+
+    _info_ns = platform_info
+
+    def __init__(self) -> None:
+        self._devices: list[Device] = []
+
+    def get_info(self, param: int) -> Any:
+        """clGetPlatformInfo."""
+        values = {
+            platform_info.PROFILE: "FULL_PROFILE",
+            platform_info.VERSION: f"OpenCL 3.0 sgvm {SGVM_VERSION}",
+            platform_info.NAME: "sgvm",
+            platform_info.VENDOR: "sgvm",
+            platform_info.EXTENSIONS: " ".join(CPU_DEVICE.extensions),
+            platform_info.HOST_TIMER_RESOLUTION: 1,
+        }
+        if param not in values:
+            raise self._unknown_param(param, "clGetPlatformInfo")
+        return values[param]
+
+    def get_devices(self, device_type: int = device_type.ALL) -> list[Device]:
+        """clGetDeviceIDs. sgvm's devices answer to DEFAULT, CPU, GPU and ALL so
+        scripts that ask for either kind run unchanged; they report CL_DEVICE_TYPE_GPU."""
+        if not device_type & (_DEVICE_TYPES_SERVED):
+            raise cl_error(
+                "CL_DEVICE_NOT_FOUND",
+                f"sgvm has no device of type {device_type:#x}; ask for device_type.GPU, CPU or ALL",
+                "clGetDeviceIDs",
+            )
+        return list(self._devices)
+
+    def __repr__(self) -> str:
+        return "<pyopencl.Platform 'sgvm' (sgvm)>"
+
+
+_DEVICE_TYPES_SERVED = device_type.DEFAULT | device_type.CPU | device_type.GPU
+
+
+def _fp_bits(names: Sequence[str]) -> int:
+    return sum(getattr(device_fp_config, n) for n in names)
+
+
+class Device(InfoObject):
+    """An sgvm device: the values of a :class:`~sgvm.runtime.device.DeviceModel`."""
+
+    _info_ns = device_info
+
+    def __init__(self, platform: Platform, model: DeviceModel, backend: str) -> None:
+        self.platform = platform
+        self.model = model
+        self.backend = backend
+
+    def get_info(self, param: int) -> Any:
+        """clGetDeviceInfo, every value taken from the device model."""
+        m = self.model
+        di = device_info
+        fp = _fp_bits(m.fp_config)
+        values: dict[int, Any] = {
+            di.TYPE: device_type.GPU,
+            di.VENDOR_ID: 0x8086,
+            di.MAX_COMPUTE_UNITS: m.max_compute_units,
+            di.MAX_WORK_ITEM_DIMENSIONS: m.max_work_item_dimensions,
+            di.MAX_WORK_GROUP_SIZE: m.max_work_group_size,
+            di.MAX_WORK_ITEM_SIZES: list(m.max_work_item_sizes),
+            di.MAX_CLOCK_FREQUENCY: 1000,
+            di.ADDRESS_BITS: m.address_bits,
+            di.MAX_READ_IMAGE_ARGS: m.max_read_image_args,
+            di.MAX_WRITE_IMAGE_ARGS: m.max_write_image_args,
+            di.MAX_READ_WRITE_IMAGE_ARGS: m.max_write_image_args,
+            di.MAX_MEM_ALLOC_SIZE: m.max_mem_alloc_size,
+            di.IMAGE2D_MAX_WIDTH: m.image2d_max_width,
+            di.IMAGE2D_MAX_HEIGHT: m.image2d_max_height,
+            di.IMAGE3D_MAX_WIDTH: m.image3d_max_width,
+            di.IMAGE3D_MAX_HEIGHT: m.image3d_max_height,
+            di.IMAGE3D_MAX_DEPTH: m.image3d_max_depth,
+            di.IMAGE_MAX_BUFFER_SIZE: m.image_max_buffer_size,
+            di.IMAGE_MAX_ARRAY_SIZE: m.image_max_array_size,
+            di.IMAGE_PITCH_ALIGNMENT: m.image_pitch_alignment,
+            di.IMAGE_BASE_ADDRESS_ALIGNMENT: m.image_pitch_alignment,
+            di.IMAGE_SUPPORT: m.image_support,
+            di.MAX_PARAMETER_SIZE: m.max_parameter_size,
+            di.MAX_SAMPLERS: m.max_samplers,
+            di.MEM_BASE_ADDR_ALIGN: m.mem_base_addr_align,
+            di.MIN_DATA_TYPE_ALIGN_SIZE: 128,
+            di.SINGLE_FP_CONFIG: fp,
+            di.DOUBLE_FP_CONFIG: fp & ~device_fp_config.CORRECTLY_ROUNDED_DIVIDE_SQRT,
+            di.HALF_FP_CONFIG: fp & ~device_fp_config.CORRECTLY_ROUNDED_DIVIDE_SQRT,
+            di.GLOBAL_MEM_CACHE_TYPE: device_mem_cache_type.NONE,
+            di.GLOBAL_MEM_CACHELINE_SIZE: 64,
+            di.GLOBAL_MEM_CACHE_SIZE: 0,
+            di.GLOBAL_MEM_SIZE: m.global_mem_size,
+            di.MAX_CONSTANT_BUFFER_SIZE: m.max_constant_buffer_size,
+            di.MAX_CONSTANT_ARGS: m.max_constant_args,
+            di.LOCAL_MEM_TYPE: device_local_mem_type.LOCAL,
+            di.LOCAL_MEM_SIZE: m.local_mem_size,
+            di.ERROR_CORRECTION_SUPPORT: False,
+            di.PROFILING_TIMER_RESOLUTION: 1,
+            di.ENDIAN_LITTLE: True,
+            di.AVAILABLE: True,
+            di.COMPILER_AVAILABLE: True,
+            di.LINKER_AVAILABLE: False,
+            di.EXECUTION_CAPABILITIES: device_exec_capabilities.KERNEL,
+            di.QUEUE_PROPERTIES: command_queue_properties.OUT_OF_ORDER_EXEC_MODE_ENABLE
+            | command_queue_properties.PROFILING_ENABLE,
+            di.NAME: m.name,
+            di.VENDOR: m.vendor,
+            di.DRIVER_VERSION: m.driver_version,
+            di.PROFILE: "FULL_PROFILE",
+            di.VERSION: m.version,
+            di.EXTENSIONS: " ".join(m.extensions),
+            di.PLATFORM: self.platform,
+            di.HOST_UNIFIED_MEMORY: True,
+            di.OPENCL_C_VERSION: m.opencl_c_version,
+            di.BUILT_IN_KERNELS: "",
+            di.PARENT_DEVICE: None,
+            di.PARTITION_MAX_SUB_DEVICES: 0,
+            di.REFERENCE_COUNT: 1,
+            di.PREFERRED_INTEROP_USER_SYNC: True,
+            di.PRINTF_BUFFER_SIZE: m.printf_buffer_size,
+            di.MAX_GLOBAL_VARIABLE_SIZE: m.max_mem_alloc_size,
+            di.GLOBAL_VARIABLE_PREFERRED_TOTAL_SIZE: m.max_mem_alloc_size,
+            di.SVM_CAPABILITIES: 0,
+            di.MAX_PIPE_ARGS: 0,
+            di.PIPE_SUPPORT: False,
+            di.IL_VERSION: m.il_version,
+            di.MAX_NUM_SUB_GROUPS: m.max_num_sub_groups,
+            di.SUB_GROUP_INDEPENDENT_FORWARD_PROGRESS: True,
+            di.NON_UNIFORM_WORK_GROUP_SUPPORT: True,
+            di.PREFERRED_WORK_GROUP_SIZE_MULTIPLE: m.default_sub_group_size,
+            di.WORK_GROUP_COLLECTIVE_FUNCTIONS_SUPPORT: True,
+            di.GENERIC_ADDRESS_SPACE_SUPPORT: True,
+            di.OPENCL_C_FEATURES: list(m.opencl_c_features),
+            di.SUB_GROUP_SIZES_INTEL: list(m.sub_group_sizes),
+        }
+        for kind, width in (("CHAR", 1), ("SHORT", 1), ("INT", 1), ("LONG", 1), ("FLOAT", 1),
+                            ("DOUBLE", 1), ("HALF", 1)):
+            values[getattr(di, f"NATIVE_VECTOR_WIDTH_{kind}")] = width
+            values[getattr(di, f"PREFERRED_VECTOR_WIDTH_{kind}")] = width
+        if param not in values:
+            raise self._unknown_param(param, "clGetDeviceInfo")
+        return values[param]
+
+    def __repr__(self) -> str:
+        return f"<pyopencl.Device '{self.model.name}' on 'sgvm'>"
+
+
+_PLATFORM = Platform()
+_BACKENDS = {"cpu": CPU_DEVICE}
+_PLATFORM._devices = [Device(_PLATFORM, model, name) for name, model in _BACKENDS.items()]
+
+
+def get_platforms() -> list[Platform]:
+    """clGetPlatformIDs: the one sgvm platform."""
+    return [_PLATFORM]
+
+
+def _device_from_env() -> Device:
+    """The device ``SGVM_DEVICE`` names ("cpu" when unset)."""
+    want = os.environ.get("SGVM_DEVICE", "cpu").strip().lower() or "cpu"
+    for dev in _PLATFORM._devices:
+        if dev.backend == want:
+            return dev
+    raise cl_error(
+        "CL_DEVICE_NOT_FOUND",
+        f"SGVM_DEVICE={want!r} names no available sgvm device; "
+        f"use one of {', '.join(d.backend for d in _PLATFORM._devices)}",
+        "create_some_context",
+    )
+
+
+class Context(InfoObject):
+    """clCreateContext: a set of sgvm devices."""
+
+    _info_ns = context_info
+
+    def __init__(
+        self,
+        devices: Sequence[Device] | None = None,
+        properties: Sequence[Any] | None = None,
+        dev_type: int | None = None,
+    ) -> None:
+        if devices is None:
+            devices = _PLATFORM.get_devices(dev_type if dev_type is not None else device_type.DEFAULT)[:1]
+        devices = list(devices)
+        if not devices or not all(isinstance(d, Device) for d in devices):
+            raise cl_error("CL_INVALID_DEVICE", "pass a list of sgvm devices from Platform.get_devices()",
+                           "clCreateContext")
+        self.devices = devices
+        self.properties = list(properties or [])
+
+    def get_info(self, param: int) -> Any:
+        """clGetContextInfo."""
+        values = {
+            context_info.REFERENCE_COUNT: 1,
+            context_info.DEVICES: list(self.devices),
+            context_info.PROPERTIES: list(self.properties),
+            context_info.NUM_DEVICES: len(self.devices),
+        }
+        if param not in values:
+            raise self._unknown_param(param, "clGetContextInfo")
+        return values[param]
+
+    def __repr__(self) -> str:
+        return f"<pyopencl.Context on {', '.join(d.model.name for d in self.devices)}>"
+
+
+def create_some_context(interactive: bool | None = False, answers: Sequence[str] | None = None) -> Context:
+    """A context on the device ``SGVM_DEVICE`` names ("cpu" by default).
+
+    Never prompts; ``interactive``, ``answers`` and ``PYOPENCL_CTX`` have no
+    effect because sgvm has one platform and picks the device from ``SGVM_DEVICE``.
+    """
+    del interactive, answers
+    return Context([_device_from_env()])
