@@ -35,7 +35,7 @@ def _unary(f: Callable[[np.ndarray], np.ndarray], name: str) -> Callable[..., np
 def _pyfunc(f: Callable[[float], float]) -> Callable[[np.ndarray], np.ndarray]:
     """Vectorise a scalar ``math`` function over float64 (result float64)."""
     uf = np.frompyfunc(f, 1, 1)
-    return lambda w: uf(np.asarray(w, dtype=F64)).astype(F64)
+    return lambda w: np.asarray(uf(np.asarray(w, dtype=F64)), dtype=F64)
 
 
 def _gamma(v: float) -> float:
@@ -342,8 +342,10 @@ def _two_prod(a: np.ndarray, b: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 
 def _fma_exact(a: float, b: float, c: float) -> float:
     """One correctly rounded fma through Python's exact rationals (rare lanes)."""
-    if not (math.isfinite(a) and math.isfinite(b) and math.isfinite(c)):
-        return a * b + c if math.isfinite(a * b) or not math.isfinite(c) else c
+    if not (math.isfinite(a) and math.isfinite(b)):
+        return a * b + c
+    if not math.isfinite(c):  # the exact product is finite
+        return c
     from fractions import Fraction
 
     exact = Fraction(a) * Fraction(b) + Fraction(c)
@@ -353,7 +355,7 @@ def _fma_exact(a: float, b: float, c: float) -> float:
     try:
         return float(exact)
     except OverflowError:
-        return math.copysign(math.inf, exact)
+        return math.inf if exact > 0 else -math.inf
 
 
 _FMA_EXACT = np.frompyfunc(_fma_exact, 3, 1)
