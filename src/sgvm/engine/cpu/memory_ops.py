@@ -91,6 +91,8 @@ def _load(ctx, inst) -> Op:
     t = ctx.rtype(inst)
     name = ctx.program.builtin_vars.get(p)
     if name is not None:
+        if inst.result_id not in ctx.program.whole_builtin_uses:
+            return None  # only its components are used: extraction reads them directly
         dt, n = T.dtype_of(t), T.width(t)
         return Op(inst.result_id, lambda r, st: st.builtin(name, dt, n), True, t.op == "Vector")
     align = alignment(inst, 1, t)

@@ -155,6 +155,12 @@ class Program:
         """Find loads of built-in variables and lay out ``Function`` variables."""
         m = self.module
         off = 0
+        self.whole_builtin_uses: set[int] = set()  # builtin loads used other than by extraction
+        for fn in m.functions.values():
+            for block in fn.blocks:
+                for inst in block.instructions:
+                    if inst.opname not in ("OpCompositeExtract", "OpVectorExtractDynamic"):
+                        self.whole_builtin_uses.update(inst.ids())
         for fn in m.functions.values():
             for block in fn.blocks:
                 for inst in block.instructions:

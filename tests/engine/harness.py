@@ -1,0 +1,51 @@
+"""Helpers for engine tests: compile once per option set, run with NumPy arrays."""
+
+from __future__ import annotations
+
+import functools
+from dataclasses import dataclass
+
+import numpy as np
+
+import sgvm
+from sgvm.runtime.args import BufferArg, LocalArg, ValueArg
+from sgvm.runtime.launch import LaunchResult, launch
+from sgvm.runtime.memory import Allocation
+from sgvm.runtime.ndrange import NDRange
+from sgvm.spirv import Module, read
+
+O2 = "-cl-std=CL2.0"
+O0 = "-cl-std=CL2.0 -cl-opt-disable"
+OPTS = [O2, O0]
+
+
+@dataclass
+class Local:
+    nbytes: int
+
+
+@functools.lru_cache(maxsize=None)
+def build(source: str, options: str) -> Module:
+    return read(sgvm.compile(source, options))
+
+
+def run(module: Module, kernel: str, args: list, global_size, local_size=None, offset=None,
+        ) -> tuple[list, LaunchResult]:
+    """Launch with NumPy arrays as buffers (copied back), NumPy scalars/bytes as values."""
+    kargs, outs = [], []
+    for a in args:
+        if isinstance(a, np.ndarray):
+            alloc = Allocation(np.ascontiguousarray(a).view(np.uint8).reshape(-1).copy(), "global",
+                               "")
+            kargs.append(BufferArg(alloc))
+            outs.append((alloc, a.dtype, a.shape))
+        elif isinstance(a, Local):
+            kargs.append(LocalArg(a.nbytes))
+        elif isinstance(a, bytes):
+            kargs.append(ValueArg(a))
+        else:
+            kargs.append(ValueArg(np.asarray(a).tobytes()))
+    gs = global_size if isinstance(global_size, tuple) else (global_size,)
+    ls = local_size if local_size is None or isinstance(local_size, tuple) else (local_size,)
+    res = launch(module, kernel, kargs, NDRange(gs, ls or (1,) * len(gs), offset))
+    return [al.data.view(dt).reshape(shape) for al, dt, shape in outs], res
