@@ -85,6 +85,8 @@ class Program(InfoObject):
             raise cl_error("CL_INVALID_BUILD_OPTIONS", f"{exc.what}; see the OpenCL API spec s5.8.6 for the "
                            "options clBuildProgram accepts", "clBuildProgram") from None
         if self.source is None:
+            if "-cl-std=" not in text:  # SPIR-V has no OpenCL C version: allow non-uniform groups
+                parsed.cl_std = "CL3.0"
             self.options = parsed
             self._status = build_status.SUCCESS
             return self
@@ -108,10 +110,8 @@ class Program(InfoObject):
     @property
     def uniform_work_groups_required(self) -> bool:
         """Whether enqueues need uniform work-groups: OpenCL C below 2.0 (the default without
-        -cl-std, OpenCL API s5.8.6.5) or -cl-uniform-work-group-size. SPIR-V programs have no
-        OpenCL C version and allow non-uniform work-groups unless that option is given."""
-        if self.source is None:
-            return self.options.uniform_work_group_size
+        -cl-std, OpenCL API s5.8.6.5) or -cl-uniform-work-group-size. SPIR-V programs count
+        as OpenCL 3.0 unless built with -cl-std."""
         return self.options.uniform_work_groups_required
 
     @property
