@@ -80,7 +80,7 @@ def test_feature_and_extension_macros() -> None:
     for std in ("CL1.2", "CL2.0", "CL3.0"):
         sgvm.compile(checks + OK, f"-cl-std={std} -Werror")
     features = "".join(f"#ifndef {f}\n#error missing {f}\n#endif\n" for f in CPU_DEVICE.opencl_c_features)
-    sgvm.compile(features + "#if !__IMAGE_SUPPORT__ || !__ENDIAN_LITTLE__ || !defined(CL_VERSION_3_0)\n#error\n"
+    sgvm.compile(features + "#if !__IMAGE_SUPPORT__ || !__ENDIAN_LITTLE__ || !defined(CL_VERSION_3_0) || __OPENCL_VERSION__ != 300\n#error\n"
                  "#endif\n" + OK, "-cl-std=CL3.0 -Werror")
     # extensions the device does not have are not advertised
     sgvm.compile("#ifdef cl_khr_subgroup_ballot\n#error\n#endif\n" + OK, "-cl-std=CL3.0")
