@@ -37,34 +37,37 @@ def _mixed_vs(a, b, va: bool, vb: bool):
 
 
 def _sdiv(a, b):
+    dt = a.dtype
     a, b = _s(a), _s(b)
     bz = b == 0
     b1 = np.where(bz | ((b == -1) & (a == np.iinfo(a.dtype).min)), np.ones_like(b), b)
     q = np.fmod(a, b1)  # C remainder has the dividend's sign
     q = (a - q) // b1
-    return np.where(bz, 0, np.where(b1 != b, a, q)).astype(a.dtype)
+    return np.where(bz, 0, np.where(b1 != b, a, q)).astype(a.dtype).view(dt)[()]
 
 
 def _srem(a, b):
+    dt = a.dtype
     a, b = _s(a), _s(b)
     b1 = np.where((b == 0) | (b == -1), np.ones_like(b), b)
-    return np.where(b == 0, 0, np.fmod(a, b1)).astype(a.dtype)
+    return np.where(b == 0, 0, np.fmod(a, b1)).astype(a.dtype).view(dt)[()]
 
 
 def _smod(a, b):
+    dt = a.dtype
     a, b = _s(a), _s(b)
     b1 = np.where((b == 0) | (b == -1), np.ones_like(b), b)
-    return np.where(b == 0, 0, np.mod(a, b1)).astype(a.dtype)
+    return np.where(b == 0, 0, np.mod(a, b1)).astype(a.dtype).view(dt)[()]
 
 
 def _udiv(a, b):
     b1 = np.where(b == 0, np.ones_like(b), b)
-    return np.where(b == 0, 0, a // b1).astype(np.result_type(a, b))
+    return np.where(b == 0, 0, a // b1).astype(a.dtype)[()]
 
 
 def _umod(a, b):
     b1 = np.where(b == 0, np.ones_like(b), b)
-    return np.where(b == 0, 0, a % b1).astype(np.result_type(a, b))
+    return np.where(b == 0, 0, a % b1).astype(a.dtype)[()]
 
 
 def _shift_amount(a, b):
