@@ -1,0 +1,88 @@
+"""Platforms, devices, contexts, queues, events and profiling."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from conftest import raises_cl
+
+import sgvm.cl as cl
+from sgvm.runtime.device import CPU_DEVICE
+
+
+def test_platform_and_device_queries() -> None:
+    (platform,) = cl.get_platforms()
+    assert platform.name == "sgvm"
+    assert "FULL_PROFILE" == platform.get_info(cl.platform_info.PROFILE)
+    (dev,) = platform.get_devices()
+    assert dev.name == CPU_DEVICE.name
+    assert dev.max_work_group_size == CPU_DEVICE.max_work_group_size
+    assert dev.get_info(cl.device_info.MAX_WORK_ITEM_SIZES) == list(CPU_DEVICE.max_work_item_sizes)
+    assert dev.local_mem_size == CPU_DEVICE.local_mem_size
+    assert dev.sub_group_sizes_intel == list(CPU_DEVICE.sub_group_sizes)
+    assert "cl_intel_subgroups" in dev.extensions.split()
+    assert dev.type == cl.device_type.GPU
+    assert dev.platform is platform
+    assert platform.get_devices(cl.device_type.CPU) == [dev]
+
+
+def test_unknown_queries_and_device_types() -> None:
+    (platform,) = cl.get_platforms()
+    with raises_cl("CL_DEVICE_NOT_FOUND"):
+        platform.get_devices(cl.device_type.ACCELERATOR)
+    dev = platform.get_devices()[0]
+    with raises_cl("CL_INVALID_VALUE"):
+        dev.get_info(0x7777)
+    with pytest.raises(AttributeError):
+        dev.no_such_info  # noqa: B018
+
+
+def test_constants_match_opencl() -> None:
+    assert cl.mem_flags.READ_WRITE == 1 and cl.mem_flags.COPY_HOST_PTR == 32
+    assert cl.device_info.NAME == 0x102B
+    assert cl.kernel_work_group_info.WORK_GROUP_SIZE == 0x11B0
+    assert cl.channel_order.RGBA == 0x10B5
+    assert cl.mem_flags.to_string(4) == "READ_ONLY"
+    assert cl.status_code.INVALID_KERNEL_ARGS == -52
+
+
+def test_create_some_context_honours_sgvm_device(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("SGVM_DEVICE", "cpu")
+    assert cl.create_some_context().devices[0].backend == "cpu"
+    monkeypatch.setenv("SGVM_DEVICE", "tpu")
+    with raises_cl("CL_DEVICE_NOT_FOUND"):
+        cl.create_some_context()
+
+
+def test_context_and_queue_info(ctx: cl.Context) -> None:
+    assert ctx.num_devices == 1
+    q = cl.CommandQueue(ctx, properties=cl.command_queue_properties.PROFILING_ENABLE)
+    assert q.get_info(cl.command_queue_info.CONTEXT) is ctx
+    assert q.properties == cl.command_queue_properties.PROFILING_ENABLE
+    with raises_cl("CL_INVALID_VALUE"):
+        cl.CommandQueue(ctx, properties=1 << 10)
+    with q:
+        q.flush()
+
+
+def test_profiling_events(ctx: cl.Context) -> None:
+    q = cl.CommandQueue(ctx, properties=cl.command_queue_properties.PROFILING_ENABLE)
+    host = np.arange(1 << 16, dtype=np.float32)
+    buf = cl.Buffer(ctx, cl.mem_flags.READ_WRITE, host.nbytes)
+    ev = cl.enqueue_copy(q, buf, host)
+    ev.wait()
+    p = ev.profile
+    assert p.queued <= p.submit <= p.start <= p.end
+    assert ev.get_profiling_info(cl.profiling_info.END) == p.end
+    assert ev.command_execution_status == cl.command_execution_status.COMPLETE
+    assert ev.command_type == cl.command_type.WRITE_BUFFER
+    cl.wait_for_events([ev, cl.enqueue_marker(q, wait_for=[ev])])
+
+
+def test_profiling_needs_the_queue_property(queue: cl.CommandQueue, ctx: cl.Context) -> None:
+    buf = cl.Buffer(ctx, cl.mem_flags.READ_WRITE, 16)
+    ev = cl.enqueue_fill_buffer(queue, buf, np.uint32(1), 0, 16)
+    with raises_cl("CL_PROFILING_INFO_NOT_AVAILABLE"):
+        ev.profile.start  # noqa: B018
+    with raises_cl("CL_INVALID_EVENT_WAIT_LIST"):
+        cl.enqueue_marker(queue, wait_for=[object()])
