@@ -204,7 +204,9 @@ class _Printer:
         if not info.is_bit_enum:
             return info.by_value[value].name
         names = [info.by_value[1 << b].name for b in range(32) if value >> b & 1]
-        return "|".join(names) if names else info.by_value[0].name
+        if names or 0 not in info.by_value:
+            return "|".join(names)
+        return info.by_value[0].name
 
     def literal_type(self, inst: Instruction) -> Type | None:
         if inst.opname == "OpSwitch":

@@ -143,14 +143,14 @@ class _Reader:
 
     def __init__(self, data: bytes):
         self.g = _grammar.load()
+        first = int.from_bytes(data[:4], "little")
+        if len(data) >= 4 and first not in (MAGIC, _SWAPPED_MAGIC):
+            raise SpirvFormatError(f"bad magic number 0x{first:08x} (not a SPIR-V binary)", 0)
         if len(data) < 20:
             raise SpirvFormatError(f"too short for a SPIR-V header ({len(data)} bytes)", 0)
         if len(data) % 4:
             raise SpirvFormatError(f"length {len(data)} is not a multiple of 4 bytes",
                                    len(data) // 4)
-        first = int.from_bytes(data[:4], "little")
-        if first not in (MAGIC, _SWAPPED_MAGIC):
-            raise SpirvFormatError(f"bad magic number 0x{first:08x} (not a SPIR-V binary)", 0)
         self.big = first == _SWAPPED_MAGIC
         self.words: list[int] = np.frombuffer(data, dtype=">u4" if self.big else "<u4").tolist()
         v = self.words[1]
