@@ -24,7 +24,7 @@ class Local:
     nbytes: int
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def build(source: str, options: str) -> Module:
     return read(sgvm.compile(source, options))
 

@@ -143,7 +143,7 @@ def launch(module: Module, kernel: str, args: Sequence[KernelArg], ndrange: NDRa
     values: list[tuple[int, Any]] = []
     local_args: list[tuple[int, int]] = []  # (param id, offset in the group region)
     local_bytes = prog.local_bytes
-    for (pid, t, name, byval), arg in zip(prog.params, args):
+    for (pid, t, name, byval), arg in zip(prog.params, args, strict=False):
         if isinstance(arg, LocalArg):
             local_bytes = -(-local_bytes // 16) * 16
             local_args.append((pid, local_bytes))

@@ -51,7 +51,7 @@ class NDRange:
     @property
     def num_groups(self) -> tuple[int, int, int]:
         """Work-groups per dimension, counting a non-uniform remainder group."""
-        return tuple(-(-g // l) for g, l in zip(self.global_size, self.local_size))  # type: ignore[return-value]
+        return tuple(-(-g // l) for g, l in zip(self.global_size, self.local_size, strict=False))  # type: ignore[return-value]
 
     @property
     def total_groups(self) -> int:
@@ -72,8 +72,8 @@ class NDRange:
     @property
     def uniform(self) -> bool:
         """Whether every work-group has the enqueued size."""
-        return all(g % l == 0 for g, l in zip(self.global_size, self.local_size))
+        return all(g % l == 0 for g, l in zip(self.global_size, self.local_size, strict=False))
 
     def group_size(self, gid: tuple[int, int, int]) -> tuple[int, int, int]:
         """The actual size of work-group ``gid`` (smaller for remainder groups)."""
-        return tuple(min(l, g - i * l) for g, l, i in zip(self.global_size, self.local_size, gid))  # type: ignore[return-value]
+        return tuple(min(l, g - i * l) for g, l, i in zip(self.global_size, self.local_size, gid, strict=False))  # type: ignore[return-value]

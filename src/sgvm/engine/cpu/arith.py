@@ -266,7 +266,7 @@ def _select(ctx, inst) -> Op:
         if np.ndim(cond) == 0:
             return x if cond else y
         if agg:
-            return tuple(np.where(cond, xi, yi) for xi, yi in zip(x, y))
+            return tuple(np.where(cond, xi, yi) for xi, yi in zip(x, y, strict=False))
         if vec and not cvec:
             cond = cond[:, None]
         return np.where(cond, x, y)

@@ -72,7 +72,7 @@ def _serial(view, idx, vals, op: str, cmp=None):
             and len(starts) <= _SEGMENT_LOOP_LIMIT:
         f = _UFUNCS.get(op) or _SIGNED[op]
         sgn = op in _SIGNED
-        for s, n, h, i0 in zip(starts, seglen, heads, init):
+        for s, n, h, i0 in zip(starts, seglen, heads, init, strict=False):
             seq = np.concatenate(([i0], sv[s:s + n]))
             acc = f.accumulate(seq.view(T.signed(dt)) if sgn else seq).view(dt)
             old[s:s + n] = acc[:-1]

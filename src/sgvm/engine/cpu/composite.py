@@ -77,7 +77,7 @@ def _construct(ctx, inst) -> Op:
     kinds = [ctx.is_vector(i) for i in ids]
 
     def run(r, st):
-        cols = [(arr(r[i]), v) for i, v in zip(ids, kinds)]
+        cols = [(arr(r[i]), v) for i, v in zip(ids, kinds, strict=False)]
         if all(np.ndim(p) == (1 if v else 0) for p, v in cols):
             return np.concatenate([np.atleast_1d(np.asarray(p, dt)) for p, _ in cols])
         out = np.empty((st.L, rt.count), dt)

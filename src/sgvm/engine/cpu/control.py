@@ -26,7 +26,7 @@ def _call(ctx, inst) -> Op:
 
         callee = program.functions[fid]
         frame = st.template.copy()
-        for p, a in zip(callee.params, args):
+        for p, a in zip(callee.params, args, strict=False):
             frame[p] = arr(r[a])
         return call(callee, frame, st, st.mask)
 

@@ -142,7 +142,7 @@ def _printf(ctx, inst, ids) -> Op:
         fmt = c_string(int(arr(r[fmt_id]))) if np.ndim(arr(r[fmt_id])) == 0 else None
         mask = st.mask
         lanes_ = np.arange(st.L) if mask is None else np.flatnonzero(mask)
-        vals = [lanes(r[a], st.L, v) for a, v in zip(args, vecs)]
+        vals = [lanes(r[a], st.L, v) for a, v in zip(args, vecs, strict=False)]
         fmts = lanes(r[fmt_id], st.L)
         gl = st.builtin("GlobalLinearId", U64, 1)
         gl = lanes(gl, st.L)

@@ -25,9 +25,9 @@ _SH = np.uint64(OFFSET_BITS)
 def _name(st: Batch, a: Allocation | None, aid: int) -> str:
     if a is None:
         return "null pointer" if aid == 0 else f"unknown allocation #{aid}"
-    arg = st.names.get(a.id) if hasattr(st, "names") else None
+    arg = st.names.get(a.id)
     if arg:
-        return f"argument '{arg}'"
+        return f"{arg} (buffer '{a.name}')" if a.name else arg
     return f"{a.space} allocation '{a.name}'" if a.name else f"{a.space} allocation #{a.id}"
 
 
@@ -40,16 +40,38 @@ def fail(st: Batch, what: str, ptr: int, nbytes: int, lane: int, why: str) -> Ke
         f"{_name(st, a, aid)}{size} by work-item with global id {st.gid_of(lane)}")
 
 
-def _check(st: Batch, a: Allocation | None, aid: int, lo_ptr: int, hi_ptr: int, nbytes: int,
-           align: int, write: bool, what: str, lane_of) -> Allocation:
-    """Validate an access range ``[lo_ptr, hi_ptr + nbytes)`` within allocation ``aid``."""
-    if a is None:
-        raise fail(st, what, lo_ptr, nbytes, lane_of(lo_ptr), "invalid")
-    if (hi_ptr & OFFSET_MASK) + nbytes > a.size:
-        raise fail(st, what, hi_ptr, nbytes, lane_of(hi_ptr), "out-of-bounds")
-    if write and a.read_only:
-        raise fail(st, what, lo_ptr, nbytes, lane_of(lo_ptr), "read-only memory written:")
-    return a
+def _ok(a: Allocation | None, lo_ptr: int, hi_ptr: int, nbytes: int, write: bool) -> bool:
+    """Whether ``[lo_ptr, hi_ptr + nbytes)`` lies in allocation ``a`` (writable if ``write``)."""
+    return (a is not None and (hi_ptr & OFFSET_MASK) + nbytes <= a.size
+            and hi_ptr >> OFFSET_BITS == lo_ptr >> OFFSET_BITS and not (write and a.read_only))
+
+
+def first_bad(st: Batch, p: np.ndarray, lanes_: np.ndarray, nbytes: int, align: int, write: bool,
+              what: str) -> KernelMemoryError:
+    """The error for the lowest lane among ``lanes_`` (pointers ``p``) whose access is invalid."""
+    p = np.asarray(p, np.uint64)
+    bad = np.zeros(len(p), bool)
+    why = np.empty(len(p), dtype=object)
+    ids = p >> _SH
+    for aid in np.unique(ids):
+        sel = ids == aid
+        a = allocation(int(aid)) if aid else None
+        if a is None:
+            bad |= sel
+            why[sel] = "invalid"
+            continue
+        oob = sel & ((p & _M) + np.uint64(nbytes) > np.uint64(a.size))
+        bad |= oob
+        why[oob] = "out-of-bounds"
+        if write and a.read_only:
+            bad |= sel & ~oob
+            why[sel & ~oob] = "read-only memory written:"
+    if align > 1:
+        mis = ~bad & ((p & np.uint64(align - 1)) != 0)
+        bad |= mis
+        why[mis] = "misaligned"
+    k = int(np.argmax(bad))
+    return fail(st, what, int(p[k]), nbytes, int(lanes_[k]), str(why[k]))
 
 
 def _typed(a: Allocation, dtype: np.dtype) -> np.ndarray:
@@ -69,16 +91,13 @@ def _affine_view(st: Batch, p: Affine, dtype: np.dtype, count: int, align: int, 
     p0, p1 = p.base + p.stride * k0, p.base + p.stride * k1
     lo, hi = min(p0, p1), max(p0, p1)
     aid = lo >> OFFSET_BITS
-
-    def lane_of(ptr: int) -> int:
-        return k0 if ptr == p0 else k1
-
-    if hi >> OFFSET_BITS != aid:
-        raise fail(st, what, hi, nbytes, lane_of(hi), "out-of-bounds")
-    a = _check(st, allocation(aid) if aid else None, aid, lo, hi, nbytes, align, write, what, lane_of)
-    if align > 1 and (p0 % align or p.stride % align):
-        bad = p0 if p0 % align else p0 + p.stride
-        raise fail(st, what, bad, nbytes, k0 if bad == p0 else k0 + 1, "misaligned")
+    a = allocation(aid) if aid else None
+    if not _ok(a, lo, hi, nbytes, write) or (align > 1 and (p0 % align or p.stride % align)):
+        k = np.arange(k0, k1 + 1)
+        ptrs = p.materialize()[k0:k1 + 1]
+        if st.mask is not None:
+            k, ptrs = k[st.mask[k0:k1 + 1]], ptrs[st.mask[k0:k1 + 1]]
+        raise first_bad(st, ptrs, k, nbytes, align, write, what)
     shape = (k1 - k0 + 1,) if count == 1 else (k1 - k0 + 1, count)
     strides = (p.stride,) if count == 1 else (p.stride, dtype.itemsize)
     return np.ndarray(shape, dtype, buffer=a.data, offset=p0 & OFFSET_MASK, strides=strides)
@@ -86,32 +105,30 @@ def _affine_view(st: Batch, p: Affine, dtype: np.dtype, count: int, align: int, 
 
 def _gather_index(st: Batch, p: np.ndarray, sel, dtype: np.dtype, count: int, align: int,
                   write: bool, what: str):
-    """Per-allocation groups ``(allocation, lane positions in p, byte offsets)``."""
+    """Per-allocation groups ``(allocation, lane positions in p or None, byte offsets)``."""
     nbytes = dtype.itemsize * count
     lo, hi = int(p.min()), int(p.max())
 
-    def lane_of(ptr: int) -> int:
-        pos = int(np.argmax(p == np.uint64(ptr)))
-        return int(sel[pos]) if sel is not None else pos
+    def error() -> KernelMemoryError:
+        return first_bad(st, p, np.arange(len(p)) if sel is None else sel, nbytes, align, write,
+                         what)
 
-    if align > 1:
-        bad = (p & np.uint64(align - 1)) != 0
-        if bad.any():
-            ptr = int(p[np.argmax(bad)])
-            raise fail(st, what, ptr, nbytes, lane_of(ptr), "misaligned")
+    if align > 1 and (p & np.uint64(align - 1)).any():
+        raise error()
     if lo >> OFFSET_BITS == hi >> OFFSET_BITS:
         aid = lo >> OFFSET_BITS
-        a = _check(st, allocation(aid) if aid else None, aid, lo, hi, nbytes, align, write, what,
-                   lane_of)
+        a = allocation(aid) if aid else None
+        if not _ok(a, lo, hi, nbytes, write):
+            raise error()
         return [(a, None, p & _M)]
     ids = p >> _SH
     groups = []
     for aid in np.unique(ids):
         pos = np.flatnonzero(ids == aid)
         q = p[pos]
-        aid = int(aid)
-        a = _check(st, allocation(aid) if aid else None, aid, int(q.min()), int(q.max()), nbytes,
-                   align, write, what, lane_of)
+        a = allocation(int(aid)) if aid else None
+        if not _ok(a, int(q.min()), int(q.max()), nbytes, write):
+            raise error()
         groups.append((a, pos, q & _M))
     return groups
 
@@ -151,10 +168,10 @@ def load(st: Batch, ptr, dtype: np.dtype, count: int, align: int):
         p = int(ptr)
         aid = p >> OFFSET_BITS
         lane = 0 if mask is None else int(np.argmax(mask))
-        a = _check(st, allocation(aid) if aid else None, aid, p, p, nbytes, align, False, "load",
-                   lambda _: lane)
-        if align > 1 and p % align:
-            raise fail(st, "load", p, nbytes, lane, "misaligned")
+        a = allocation(aid) if aid else None
+        if not _ok(a, p, p, nbytes, False) or (align > 1 and p % align):
+            raise first_bad(st, np.array([p], np.uint64), np.array([lane]), nbytes, align, False,
+                            "load")
         off = p & OFFSET_MASK
         v = np.ndarray((count,), dtype, buffer=a.data, offset=off).copy()
         if st.obs_memory:
@@ -215,10 +232,11 @@ def store(st: Batch, ptr, value, dtype: np.dtype, count: int, align: int) -> Non
             if not mask.any():
                 return
             last = st.L - 1 - int(np.argmax(mask[::-1]))
-        a = _check(st, allocation(aid) if aid else None, aid, p, p, nbytes, align, True, "store",
-                   lambda _: last)
-        if align > 1 and p % align:
-            raise fail(st, "store", p, nbytes, last, "misaligned")
+        a = allocation(aid) if aid else None
+        if not _ok(a, p, p, nbytes, True) or (align > 1 and p % align):
+            first = 0 if mask is None else int(np.argmax(mask))
+            raise first_bad(st, np.array([p], np.uint64), np.array([first]), nbytes, align, True,
+                            "store")
         v = value if np.ndim(value) == (1 if vec else 0) else value[last]
         off = p & OFFSET_MASK
         np.ndarray((count,), dtype, buffer=a.data, offset=off)[:] = v

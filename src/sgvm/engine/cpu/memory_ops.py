@@ -43,7 +43,7 @@ def unpack(t: Type, raw: np.ndarray):
     if T.is_aggregate(t):
         members = t.members if t.op == "Struct" else (t.component,) * t.count
         return tuple(unpack(m, raw[..., o:o + T.size_of(m)])
-                     for m, o in zip(members, T.member_offsets(t)))
+                     for m, o in zip(members, T.member_offsets(t), strict=False))
     dt, n = T.dtype_of(t), T.width(t)
     v = np.ascontiguousarray(raw[..., : dt.itemsize * n]).view(dt)
     if n == 1:
@@ -56,10 +56,10 @@ def pack(t: Type, value, L: int) -> np.ndarray:
     size = T.size_of(t)
     if T.is_aggregate(t):
         members = t.members if t.op == "Struct" else (t.component,) * t.count
-        parts = [pack(m, v, L) for m, v in zip(members, value)]
+        parts = [pack(m, v, L) for m, v in zip(members, value, strict=False)]
         rows = L if any(p.ndim == 2 for p in parts) else None
         out = np.zeros((rows, size) if rows else (size,), U8)
-        for p, o in zip(parts, T.member_offsets(t)):
+        for p, o in zip(parts, T.member_offsets(t), strict=False):
             out[..., o:o + p.shape[-1]] = p
         return out
     dt, n = T.dtype_of(t), T.width(t)

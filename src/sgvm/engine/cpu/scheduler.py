@@ -23,13 +23,13 @@ EXIT = np.iinfo(np.int32).max
 
 def _copy_edges(regs: list, edges: list[tuple[int, int]]) -> None:
     vals = [regs[s] for _, s in edges]
-    for (d, _), v in zip(edges, vals):
+    for (d, _), v in zip(edges, vals, strict=False):
         regs[d] = v
 
 
 def _copy_edges_masked(regs: list, blk: DBlock, edges: list[tuple[int, int]], m: np.ndarray) -> None:
     vals = [regs[s] for _, s in edges]
-    for (d, _), v in zip(edges, vals):
+    for (d, _), v in zip(edges, vals, strict=False):
         regs[d] = merge(v, regs[d], m, blk.phi_vector[d])
 
 

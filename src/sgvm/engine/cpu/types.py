@@ -49,7 +49,7 @@ def width(t: Type) -> int:
     return t.count if t.op == "Vector" else 1
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _size_align(t: Type) -> tuple[int, int]:
     if t.op in ("Int", "Float"):
         n = t.width // 8
@@ -93,7 +93,7 @@ def data_size(t: Type) -> int:
     return size_of(t)
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def member_offsets(t: Type) -> tuple[int, ...]:
     """Byte offset of each struct member (C layout), or of each array element."""
     if t.op == "Array":

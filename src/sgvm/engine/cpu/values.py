@@ -76,7 +76,7 @@ def merge(new, old, mask: np.ndarray, vector: bool):
     if old is None:
         return new
     if type(new) is tuple:
-        return tuple(merge(n, o, mask, np.ndim(n) > 1 or np.ndim(o) > 1) for n, o in zip(new, old))
+        return tuple(merge(n, o, mask, np.ndim(n) > 1 or np.ndim(o) > 1) for n, o in zip(new, old, strict=False))
     new, old = arr(new), arr(old)
     return np.where(mask[:, None] if vector else mask, new, old)
 
