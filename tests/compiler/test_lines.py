@@ -7,7 +7,8 @@ from __future__ import annotations
 
 import pytest
 
-from sgvm.compiler.lines import attach_locations, compile_with_locations, split_log
+from sgvm.compiler import compile_with_log
+from sgvm.compiler.lines import attach_locations, split_log
 from sgvm.spirv import Instruction, Module
 
 FILENAME = "kernels/demo.cl"
@@ -62,8 +63,7 @@ def lines(module: Module, opname: str) -> set[int | None]:
 
 @pytest.fixture(scope="module", params=sorted(OPTIONS))
 def module(request: pytest.FixtureRequest) -> Module:
-    mod, _ = compile_with_locations(SOURCE, OPTIONS[request.param], filename=FILENAME)
-    return mod
+    return compile_with_log(SOURCE, OPTIONS[request.param] + " -g", filename=FILENAME).module()
 
 
 def test_shuffle_line_and_column(module: Module) -> None:
@@ -112,7 +112,8 @@ def test_everything_in_user_file(module: Module) -> None:
 def test_log_and_filename_map() -> None:
     """Diagnostics stay in the log; attach_locations renames files and counts."""
     source = '#warning "look here"\n' + SOURCE
-    module, log = compile_with_locations(source, filename=FILENAME)
+    result = compile_with_log(source, "-g", filename=FILENAME)
+    module, log = result.module(), result.log
     assert "look here" in log and "IR Dump" not in log
     assert lines(module, "OpSDiv") == {line_of("gid / d", source)}
     fake = (

@@ -42,14 +42,14 @@ def file_digest(path: str) -> str | None:
         return None
 
 
-def load(key: str) -> tuple[bytes, str] | None:
-    """The cached (spirv, log) for ``key`` if its recorded includes are unchanged."""
+def load(key: str) -> tuple[bytes, str, str] | None:
+    """The cached (spirv, log, line dump) for ``key`` if its recorded includes are unchanged."""
     base = cache_dir() / key[:2] / key
     try:
         meta = json.loads(base.with_suffix(".json").read_text())
         if any(file_digest(p) != h for p, h in meta["includes"].items()):
             return None
-        return base.with_suffix(".spv").read_bytes(), meta["log"]
+        return base.with_suffix(".spv").read_bytes(), meta["log"], meta.get("line_dump", "")
     except (OSError, ValueError, KeyError, TypeError):
         return None
 
@@ -65,10 +65,10 @@ def _write_atomic(path: Path, data: bytes) -> None:
         raise
 
 
-def store(key: str, spirv: bytes, log: str, includes: list[str]) -> None:
+def store(key: str, spirv: bytes, log: str, includes: list[str], line_dump: str = "") -> None:
     """Record a successful build; a cache that cannot be written is skipped silently."""
     base = cache_dir() / key[:2] / key
-    meta = {"log": log, "includes": {p: file_digest(p) for p in includes}}
+    meta = {"log": log, "includes": {p: file_digest(p) for p in includes}, "line_dump": line_dump}
     try:
         base.parent.mkdir(parents=True, exist_ok=True)
         _write_atomic(base.with_suffix(".spv"), spirv)

@@ -10,9 +10,11 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..errors import BuildError
+from ..spirv import Module, read
 from . import cache
 from .fixups import repair
 from .imports import called_imports, demangle_name
+from .lines import LOCATION_FLAGS, attach_locations, split_log
 from .options import ParsedOptions, parse_options
 from .toolchain import INCLUDE_DIR, clang_arguments, feature_header, find_clang
 
@@ -26,6 +28,14 @@ class CompileResult:
     spirv: bytes
     log: str
     options: ParsedOptions
+    line_dump: str = ""  # clang's machine-code dump when built with -g (see lines.py)
+
+    def module(self) -> Module:
+        """The SPIR-V read into a Module, with source locations when built with ``-g``."""
+        module = read(self.spirv)
+        if self.line_dump:
+            attach_locations(module, self.line_dump)
+        return module
 
 
 @functools.lru_cache(maxsize=4)
@@ -95,7 +105,7 @@ def compile_with_log(
     )
     hit = cache.load(key)
     if hit is not None:
-        return CompileResult(hit[0], hit[1], opts)
+        return CompileResult(hit[0], hit[1], opts, hit[2])
 
     with tempfile.TemporaryDirectory(prefix="sgvm-build-") as tmp:
         tmpdir = Path(tmp)
@@ -108,10 +118,12 @@ def compile_with_log(
             *clang_arguments(opts, str(tmpdir / "sgvm_features.h")),
             *(f"-I{d}" for d in dirs),
             "-MD", "-MF", str(deps),
+            *(LOCATION_FLAGS if opts.debug_info else ()),
             "-o", str(out), str(src),
         ]
         proc = subprocess.run(argv, capture_output=True, text=True, cwd=tmp)
-        log = proc.stderr.replace(str(src), filename).replace(tmp + os.sep, "")
+        log, dump = split_log(proc.stderr) if opts.debug_info else (proc.stderr, "")
+        log = log.replace(str(src), filename).replace(tmp + os.sep, "")
         if proc.returncode != 0 or not out.exists():
             raise BuildError(log, what="build failed", options=opts.text)
         spirv = repair(out.read_bytes())
@@ -121,8 +133,8 @@ def compile_with_log(
             detail = "".join(f"error: no SPIR-V lowering for built-in '{demangle_name(m)}' ({m})\n" for m in missing)
             raise BuildError(log + detail, what=f"unsupported built-in function(s): {names}", options=opts.text)
         includes = _dependencies(deps, (tmp, str(INCLUDE_DIR)))
-    cache.store(key, spirv, log, includes)
-    return CompileResult(spirv, log, opts)
+    cache.store(key, spirv, log, includes, dump)
+    return CompileResult(spirv, log, opts, dump)
 
 
 def compile(  # noqa: A001 - the public name sgvm.compile

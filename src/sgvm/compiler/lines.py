@@ -18,10 +18,11 @@ How the compiler produces the dump, in the same clang run as the SPIR-V::
     module = read(spirv)
     attach_locations(module, dump)         # names: the #line directive's
 
-The driver's ``#line 1 "<filename>"`` makes clang record the user's file name;
-without it, map the temporary name as clang recorded it (``source.cl``, relative
-to its working directory): ``compile_with_locations`` (the same build, without
-the cache) passes ``{"source.cl": filename, "/tmp/…/source.cl": filename}``.
+The driver does this for every build with ``-g`` and keeps the dump in the
+cache beside the module (``CompileResult.line_dump``;
+``CompileResult.module()`` returns the located Module). Its
+``#line 1 "<filename>"`` makes clang record the user's file name; without it,
+pass ``filename_map`` to rename the temporary file.
 
 Which frame is reported: the innermost one outside sgvm's own headers (an
 instruction of a helper inlined into a kernel gets the helper's line; one of
@@ -35,20 +36,14 @@ else after it.
 from __future__ import annotations
 
 import difflib
-import os
 import re
-import subprocess
-import tempfile
 from collections.abc import Iterable, Mapping
-from pathlib import Path, PurePath
+from pathlib import PurePath
 
-from ..errors import BuildError
-from ..spirv import Function, Instruction, Module, SourceLocation, grammar, read
-from .options import ParsedOptions, parse_options
-from .toolchain import INCLUDE_DIR, clang_arguments, feature_header, find_clang
+from ..spirv import Function, Instruction, Module, SourceLocation, grammar
+from .toolchain import INCLUDE_DIR
 
 LOCATION_FLAGS: tuple[str, ...] = ("-g", "-mllvm", "-print-after=spirv-asm-printer")
-_SOURCE_NAME = "source.cl"  # the file compile_with_locations gives clang
 
 _DUMP_START = "# *** IR Dump After"
 _FUNC_START = re.compile(r"^# Machine code for function (.+?):")
@@ -246,36 +241,3 @@ def attach_locations(
         count += sum(inst.location is not None for b in fn.blocks for inst in b.instructions)
     return count
 
-
-def compile_with_locations(
-    source: str,
-    options: str | ParsedOptions = "",
-    *,
-    include_dirs: tuple[str, ...] | list[str] = (),
-    filename: str = "<source>",
-) -> tuple[Module, str]:
-    """Compile like ``compile_with_log`` (no cache); return the located module and the log."""
-    opts = options if isinstance(options, ParsedOptions) else parse_options(options)
-    clang = find_clang()
-    with tempfile.TemporaryDirectory(prefix="sgvm-lines-") as tmp:
-        tmpdir = Path(tmp)
-        features = tmpdir / "sgvm_features.h"
-        features.write_text(feature_header())
-        src, out = tmpdir / _SOURCE_NAME, tmpdir / "out.spv"
-        src.write_text(source)
-        argv = [
-            *clang.argv,
-            *clang_arguments(opts, str(features)),
-            *(f"-I{os.path.abspath(d)}" for d in (*opts.include_dirs, *include_dirs)),
-            *([] if filename.startswith("<") else [f"-I{os.path.dirname(os.path.abspath(filename))}"]),
-            *LOCATION_FLAGS,
-            "-o", str(out), str(src),
-        ]
-        proc = subprocess.run(argv, capture_output=True, text=True, cwd=tmp)
-        log, dump = split_log(proc.stderr)
-        log = log.replace(str(src), filename)
-        if proc.returncode != 0 or not out.exists():
-            raise BuildError(log, what="build failed", options=opts.text)
-        module = read(out.read_bytes())
-    attach_locations(module, dump, {_SOURCE_NAME: filename, str(src): filename})
-    return module, log
