@@ -144,8 +144,36 @@ class Batch:
             return affine(base, 1, self.L, dtype)
         if name == "LocalInvocationId" and idx == 0 and self.linear_1d and self.ngroups == 1:
             return affine(0, 1, self.L, dtype)
+        if name in ("LocalInvocationId", "GlobalInvocationId", "WorkgroupId"):
+            key = f"c:{name}:{idx}:{dtype}"
+            c = self._cache.get(key)
+            if c is None:
+                c = self._cache[key] = self._component(name, idx).astype(dtype)
+            return c
         v = self.builtin(name, dtype, 3)
         return v[idx] if v.ndim == 1 else v[:, idx]
+
+    def _component(self, name: str, idx: int) -> np.ndarray:
+        """One component of a per-lane id built-in, without building the other two."""
+        if name == "WorkgroupId":
+            return self._per_lane(self.group_id[:, idx])
+        nd = self.geom.ndrange
+        li = self._lane_linear()
+        if self.full:
+            lx, ly, _ = nd.local_size
+        else:
+            sz = self._per_lane(self.group_size)
+            lx, ly = sz[:, 0], sz[:, 1]
+        if idx == 0:
+            lid = li if (self.full and lx == nd.group_volume) else li % lx
+        elif idx == 1:
+            lid = (li // lx) % ly
+        else:
+            lid = li // (lx * ly)
+        if name == "LocalInvocationId":
+            return lid
+        base = self.group_id[:, idx] * nd.local_size[idx] + nd.global_offset[idx]
+        return self._per_lane(base) + lid
 
     def _builtin(self, name: str, dtype: np.dtype, count: int) -> Any:
         nd, S, P = self.geom.ndrange, self.geom.sub_group_size, self.geom.lanes_per_group

@@ -23,6 +23,9 @@ from .values import arr
 if TYPE_CHECKING:
     from .program import Program
 
+# How a diverged block stores an op's result: KEEP (block-local value: store as is),
+# UNIFORM_KEEP (pure: store uniform results as is, merge lane arrays), MERGE.
+KEEP, UNIFORM_KEEP, MERGE = range(3)
 # Terminator kinds.
 BRANCH, COND, SWITCH, RETURN, UNREACHABLE = range(5)
 # Instructions without run-time effect.
@@ -38,7 +41,7 @@ class DBlock:
 
     index: int
     label: int
-    ops: list[Op] = field(default_factory=list)
+    ops: list = field(default_factory=list)  # (dst, fn, merge mode, vector) per op
     kind: int = RETURN
     args: tuple = ()  # BRANCH: (target,); COND: (cond, t, f); SWITCH: (sel, default, {value: t}); RETURN: (value id or 0,)
     edges: dict[int, list[tuple[int, int]]] = field(default_factory=dict)  # target → [(phi, source)]
@@ -232,8 +235,38 @@ def decode_function(ctx: Context, fn: Function) -> DFunction:
                     pb = dblocks[index[pred]]
                     pb.edges.setdefault(db.index, []).append((inst.result_id, value))
                     pb.phi_vector[inst.result_id] = vec
+    escaping = _escaping_values(fn)
+    for db in dblocks:
+        db.ops = [(d, f, KEEP if d not in escaping else (UNIFORM_KEEP if pure else MERGE), vec)
+                  for d, f, pure, vec in db.ops]
     return DFunction(fn.id, fn.name, [p.result_id for p in fn.params], dblocks,
                      fn.result_type.op == "Vector")
+
+
+def _escaping_values(fn: Function) -> set[int]:
+    """Values used outside the block that defines them.
+
+    Only these must be merged under the mask when a block runs for some lanes:
+    the other lanes recompute a block-local value before they use it.
+    """
+    home: dict[int, int] = {}
+    for b in fn.blocks:
+        for inst in b.instructions:
+            if inst.result_id is not None:
+                home[inst.result_id] = b.label
+    out: set[int] = set()
+    for b in fn.blocks:
+        for inst in b.instructions:
+            if inst.opname == "OpPhi":
+                for pair in inst.operands:
+                    value, pred = pair.value
+                    if home.get(value, pred) != pred:
+                        out.add(value)
+                continue
+            for i in inst.ids():
+                if home.get(i, b.label) != b.label:
+                    out.add(i)
+    return out
 
 
 def _affine_analysis(ctx: Context, fn: Function) -> None:

@@ -15,7 +15,7 @@ import numpy as np
 
 from ...errors import UnsupportedError
 from .batch import Batch
-from .decode import BRANCH, COND, RETURN, SWITCH, DBlock, DFunction
+from .decode import BRANCH, COND, KEEP, RETURN, SWITCH, UNIFORM_KEEP, DBlock, DFunction
 from .values import arr, is_lane_array, merge
 
 EXIT = np.iinfo(np.int32).max
@@ -139,13 +139,12 @@ def _run_diverged(fn: DFunction, regs: list, st: Batch, pc: np.ndarray, ret):
         blk = blocks[b]
         st.tick()
         st.mask = m
-        for d, f, pure, vec in blk.ops:
+        for d, f, mode, vec in blk.ops:
             v = f(regs, st)
-            if d:
-                if pure and not is_lane_array(v, vec):
-                    regs[d] = v
-                else:
-                    regs[d] = merge(v, regs[d], m, vec)
+            if mode == KEEP or (mode == UNIFORM_KEEP and not is_lane_array(v, vec)):
+                regs[d] = v
+            else:
+                regs[d] = merge(v, regs[d], m, vec)
         if blk.kind == RETURN:
             rid = blk.args[0]
             if rid:
