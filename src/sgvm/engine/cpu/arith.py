@@ -333,3 +333,7 @@ def _extended(ctx, inst) -> Op:
     a, b = inst.operands[0].value, inst.operands[1].value
     f = _carry_op(inst.opname)
     return Op(inst.result_id, lambda r, st: f(r[a], r[b]), True, False)
+
+
+BINARY["OpLessOrGreater"] = BINARY["OpFOrdNotEqual"]
+builder("OpLessOrGreater")(_binary)

@@ -175,3 +175,23 @@ def _identityish(ctx, inst) -> Op:
     if src.op == "Int" and src.width != 64 and dst.op == "Pointer":
         return Op(inst.result_id, lambda r, st: np.asarray(arr(r[a])).astype(np.uint64)[()], True, False)
     return Op(inst.result_id, lambda r, st: r[a], True, dst.op == "Vector")
+
+
+@builder("OpCopyLogical")
+def _copy_logical(ctx, inst) -> Op:
+    a = inst.operands[0].value
+    return Op(inst.result_id, lambda r, st: r[a], True, ctx.rtype(inst).op == "Vector")
+
+
+@builder("OpSizeOf")
+def _size_of(ctx, inst) -> Op:
+    size = ctx.dtype(inst).type(T.size_of(ctx.type_of(inst.operands[0].value).pointee))
+    return Op(inst.result_id, lambda r, st: size, True, False)
+
+
+@builder("OpUndef")
+def _undef(ctx, inst) -> Op:
+    from .program import zero
+
+    value = zero(ctx.rtype(inst))
+    return Op(inst.result_id, lambda r, st: value, True, ctx.rtype(inst).op == "Vector")
