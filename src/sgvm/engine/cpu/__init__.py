@@ -3,4 +3,4 @@
 Importing this package registers every instruction family's builders.
 """
 
-from . import arith, atomics, composite, control, convert, ext, memory_ops  # noqa: F401  (registration)
+from . import arith, atomics, composite, control, convert, ext, groups, memory_ops  # noqa: F401  (registration)
