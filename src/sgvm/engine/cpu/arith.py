@@ -87,11 +87,6 @@ def _shr_arith(a, b):
     return (_s(a) >> _shift_amount(a, b).view(signed(a.dtype))).view(a.dtype)
 
 
-def _typed_pair(a, b):
-    """Scalars stay NumPy scalars; result dtype follows ``a``."""
-    return a, b
-
-
 BINARY = {
     "OpIAdd": np.add, "OpISub": np.subtract, "OpIMul": np.multiply,
     "OpUDiv": _udiv, "OpSDiv": _sdiv, "OpUMod": _umod, "OpSRem": _srem, "OpSMod": _smod,
@@ -198,7 +193,6 @@ def _binary(ctx, inst) -> Op:
     opname = inst.opname
     mixed = va != vb
     may_affine = a in ctx.maybe_affine or b in ctx.maybe_affine
-    rdt = ctx.dtype(inst)
     if opname.startswith(("OpShift",)):
         def run(r, st):
             x, y = r[a], r[b]
@@ -227,9 +221,6 @@ def _binary(ctx, inst) -> Op:
             x, y = _mixed_vs(r[a], r[b], va, vb)
             return f(x, y)
         return Op(d, run, True, vec)
-    if rdt == np.dtype(bool) or opname in ("OpFRem", "OpFMod"):
-        return Op(d, lambda r, st: f(r[a], r[b]), True, vec)
-
     def run(r, st):
         return f(r[a], r[b])
 

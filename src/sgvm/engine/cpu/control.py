@@ -45,5 +45,5 @@ def _barrier(ctx, inst) -> Op:
 
 
 @builder("OpMemoryBarrier")
-def _fence(ctx, inst) -> Op:
-    return None
+def _fence(ctx, inst) -> None:
+    return None  # lock-step execution orders memory already

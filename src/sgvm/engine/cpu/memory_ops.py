@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ...errors import UnsupportedError
 from ...runtime.memory import OFFSET_BITS
 from ...spirv import Instruction, Type
 from . import types as T
@@ -75,8 +76,6 @@ def pack(t: Type, value, L: int) -> np.ndarray:
 def _variable(ctx, inst) -> Op:
     off, size = ctx.program.private_slots[inst.result_id]
     if len(inst.operands) > 1:
-        from ...errors import UnsupportedError
-
         raise UnsupportedError("OpVariable with an initializer in a function")
 
     def run(r, st):
