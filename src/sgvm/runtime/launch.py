@@ -1,7 +1,7 @@
 """``launch``: run one kernel over an NDRange on the CPU engine (docs/internals.md, "Launch").
 
 The work-groups are split into batches of about ``SGVM_BATCH_LANES`` lanes
-(default 65536: big enough that Python's per-instruction cost vanishes, small
+(default 262144, measured fastest of 16K/64K/256K on the benchmarks: big enough that Python's per-instruction cost vanishes, small
 enough that lane arrays stay cache-friendly and memory stays bounded); each
 batch runs in lock-step through ``engine.cpu.scheduler``.
 """
@@ -24,7 +24,7 @@ from .device import CPU_DEVICE, DeviceModel
 from .memory import Allocation
 from .ndrange import NDRange
 
-DEFAULT_BATCH_LANES = 1 << 16
+DEFAULT_BATCH_LANES = 1 << 18
 DEFAULT_MAX_STEPS = 10_000_000
 PROGRESS_AFTER_S = 2.0
 
