@@ -3,4 +3,15 @@
 Importing this package registers every instruction family's builders.
 """
 
-from . import arith, atomics, composite, control, convert, ext, groups, memory_ops  # noqa: F401  (registration)
+from . import (  # noqa: F401  (registration)
+    arith,
+    atomics,
+    composite,
+    control,
+    convert,
+    ext,
+    group_ops,
+    image_block_ops,
+    memory_ops,
+    subgroup_ops,
+)
