@@ -119,7 +119,7 @@ def atomic(st, ptr, dt: np.dtype, op: str, value, cmp=None):
             pos if sel is None else sel[pos])
         out[dest] = old
         if st.obs_memory:
-            st.notify_memory("atomic", a, off, dt.itemsize)
+            st.notify_memory("atomic", a, off, dt.itemsize, dest)
     return out
 
 

@@ -19,6 +19,7 @@ import numpy as np
 from ...errors import KernelTimeout, UnsupportedError
 from ...runtime.memory import Allocation
 from ...runtime.ndrange import NDRange
+from .memory_events import MemoryEvent
 from .values import affine
 
 U64 = np.dtype(np.uint64)
@@ -56,6 +57,7 @@ class Batch:
         self.obs_collective = [o.collective for o in observers if hasattr(o, "collective")]
         self.names: dict[int, str] = {}  # allocation id → kernel argument name
         self.mask: np.ndarray | None = None  # lanes executing now; None = every lane
+        self.inst: Any = None  # the instruction with side effects executing now (decode.py)
         self.private: Allocation | None = None
         self.local: Allocation | None = None
         self.local_base: np.ndarray | None = None  # per lane: pointer to its group's local region
@@ -89,10 +91,14 @@ class Batch:
                 f"executions per batch (set SGVM_MAX_STEPS to raise it)")
 
     # -- observers ------------------------------------------------------------
-    def notify_memory(self, kind: str, alloc: Allocation | None, offsets: Any, nbytes: int) -> None:
-        """Tell observers about an access (``offsets`` None: an affine range of lanes)."""
+    def notify_memory(self, kind: str, alloc: Allocation | None, offsets: Any, nbytes: int,
+                      lanes: np.ndarray | None = None, count: int = 1) -> None:
+        """Tell observers about an access: ``offsets`` is a uniform offset, an Affine of
+        pointers, or one offset per lane of ``lanes`` (None: the active lanes)."""
+        event = MemoryEvent(kind, alloc, nbytes, self.inst, count, offsets, lanes, self.mask,
+                            self.L)
         for f in self.obs_memory:
-            f(self, kind, alloc, offsets, nbytes, self.mask)
+            f(self, event)
 
     # -- built-ins ----------------------------------------------------------
     def _lane_linear(self) -> np.ndarray:

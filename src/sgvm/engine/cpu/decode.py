@@ -303,7 +303,21 @@ def _build(ctx: Context, inst: Instruction) -> Op | None:
         aff = [i for i in inst.ids() if i in ctx.maybe_affine]
         if aff:
             built = _materializing(built, aff)
+    if not built.pure:
+        built = _located(built, inst)
     return built
+
+
+def _located(op: Op, inst: Instruction) -> Op:
+    """Wrap an op with side effects so that ``Batch.inst`` names it while it runs
+    (observers read the instruction, and its source location, from there)."""
+    fn = op.fn
+
+    def run(r, st):
+        st.inst = inst
+        return fn(r, st)
+
+    return op._replace(fn=run)
 
 
 def _terminator(ctx: Context, db: DBlock, t: Instruction, index: dict[int, int]) -> None:

@@ -188,7 +188,7 @@ def load(st: Batch, ptr, dtype: np.dtype, count: int, align: int):
             k0, k1 = rng
         view = _affine_view(st, ptr, dtype, count, align, False, "load", k0, k1)
         if st.obs_memory:
-            st.notify_memory("load", allocation(ptr.base >> OFFSET_BITS), None, nbytes)
+            st.notify_memory("load", allocation(ptr.base >> OFFSET_BITS), ptr, nbytes)
         if k0 == 0 and k1 == L - 1:
             return view.copy()
         out = np.zeros((L,) if count == 1 else (L, count), dtype)
@@ -212,7 +212,7 @@ def load(st: Batch, ptr, dtype: np.dtype, count: int, align: int):
         dest = sel if pos is None else (pos if sel is None else sel[pos])
         out[dest] = _read(a, off, dtype, count)
         if st.obs_memory:
-            st.notify_memory("load", a, off, nbytes)
+            st.notify_memory("load", a, off, nbytes, dest)
     return out
 
 
@@ -260,7 +260,7 @@ def store(st: Batch, ptr, value, dtype: np.dtype, count: int, align: int) -> Non
             m = mask[k0:k1 + 1]
             np.copyto(view, v, where=m[:, None] if vec else m, casting="unsafe")
         if st.obs_memory:
-            st.notify_memory("store", allocation(ptr.base >> OFFSET_BITS), None, nbytes)
+            st.notify_memory("store", allocation(ptr.base >> OFFSET_BITS), ptr, nbytes)
         return
     if mask is None:
         p, sel = ptr, None
@@ -276,4 +276,4 @@ def store(st: Batch, ptr, value, dtype: np.dtype, count: int, align: int) -> Non
         vals = full if src is None else full[src]
         _write(a, off, vals, dtype, count)
         if st.obs_memory:
-            st.notify_memory("store", a, off, nbytes)
+            st.notify_memory("store", a, off, nbytes, src)

@@ -20,6 +20,7 @@ from ... import semantics as sem
 from . import types as T
 from .collective import SUBGROUP, Grouping
 from .memory_access import load, store
+from .memory_events import block_access
 from .registry import Op, builder
 from .values import arr, is_lane_array, lanes
 
@@ -96,7 +97,8 @@ def _block_read(ctx, inst) -> Op:
         g = Grouping(st, SUBGROUP)
         base, mixed = _block_base(g, r[p])
         offs = _lane_offsets(st, n, size)
-        cols = [load(st, base + offs[i], dt, 1, size) for i in range(n)]
+        with block_access(st, "block_read", base, n, size):
+            cols = [load(st, base + offs[i], dt, 1, size) for i in range(n)]
         if st.obs_collective:
             first = g.first(g.split(lanes(base, st.L), False))
             g.emit(opname, not_uniform=mixed, read_misaligned=sem.read_misaligned(first))
@@ -121,9 +123,10 @@ def _block_write(ctx, inst) -> Op:
         offs = _lane_offsets(st, n, size)
         data = arr(r[d])
         uniform = not is_lane_array(data, n > 1)
-        for i in range(n):
-            col = data if n == 1 else (data[i] if uniform else data[:, i])
-            store(st, base + offs[i], col, dt, 1, size)
+        with block_access(st, "block_write", base, n, size):
+            for i in range(n):
+                col = data if n == 1 else (data[i] if uniform else data[:, i])
+                store(st, base + offs[i], col, dt, 1, size)
         if st.obs_collective:
             first = g.first(g.split(lanes(base, st.L), False))
             g.emit(opname, not_uniform=mixed, write_misaligned=sem.write_misaligned(first))
