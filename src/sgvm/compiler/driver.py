@@ -16,6 +16,7 @@ from .fixups import repair
 from .imports import called_imports, demangle_name
 from .lines import LOCATION_FLAGS, attach_locations, split_log
 from .options import ParsedOptions, parse_options
+from .subgroup_size import check_sub_group_sizes
 from .toolchain import INCLUDE_DIR, clang_arguments, feature_header, find_clang
 
 SOURCE_NAME = "source.cl"  # the temporary file clang reads; diagnostics show the user's name
@@ -105,6 +106,7 @@ def compile_with_log(
     )
     hit = cache.load(key)
     if hit is not None:
+        check_sub_group_sizes(hit[0], opts)
         return CompileResult(hit[0], hit[1], opts, hit[2])
 
     with tempfile.TemporaryDirectory(prefix="sgvm-build-") as tmp:
@@ -132,6 +134,7 @@ def compile_with_log(
             names = ", ".join(dict.fromkeys(demangle_name(m) for m in missing))
             detail = "".join(f"error: no SPIR-V lowering for built-in '{demangle_name(m)}' ({m})\n" for m in missing)
             raise BuildError(log + detail, what=f"unsupported built-in function(s): {names}", options=opts.text)
+        check_sub_group_sizes(spirv, opts)
         includes = _dependencies(deps, (tmp, str(INCLUDE_DIR)))
     cache.store(key, spirv, log, includes, dump)
     return CompileResult(spirv, log, opts, dump)

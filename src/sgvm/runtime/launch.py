@@ -17,6 +17,7 @@ from typing import Any
 
 import numpy as np
 
+from ..compiler.subgroup_size import kernel_sub_group_size
 from ..errors import LogicError, UnsupportedError
 from ..spirv import Module, Type
 from .args import BufferArg, ImageArg, KernelArg, LocalArg, NullArg, SamplerArg, ValueArg
@@ -41,17 +42,10 @@ class LaunchResult:
 
 
 def sub_group_size(entry_modes: dict, options: Any, device: DeviceModel) -> int:
-    """The kernel's SubgroupSize mode, else -sgvm-sub-group-size / SGVM_SUB_GROUP_SIZE, else the default."""
-    if "SubgroupSize" in entry_modes:
-        return int(entry_modes["SubgroupSize"][0])
-    opt = getattr(options, "sgvm", {}) or {}
-    for key in ("sub-group-size", "sub_group_size"):
-        if key in opt:
-            return int(opt[key])
-    env = os.environ.get("SGVM_SUB_GROUP_SIZE")
-    if env:
-        return int(env)
-    return device.default_sub_group_size
+    """The kernel's SubgroupSize mode, else -sgvm-sub-group-size / SGVM_SUB_GROUP_SIZE, else the
+    default; a size the device lacks raises (``compiler.subgroup_size.kernel_sub_group_size``)."""
+    required = entry_modes.get("SubgroupSize")
+    return kernel_sub_group_size(required[0] if required else None, options, device)
 
 
 def _arg_value(arg: KernelArg, t: Type, name: str, byval: bool, keep: list) -> Any:
