@@ -14,8 +14,9 @@ from __future__ import annotations
 
 import numpy as np
 
+from ...errors import KernelMemoryError
 from . import types as T
-from .memory_access import _gather_index, _typed, load, store
+from .memory_access import _gather_index, _typed, load, store, without_faults
 from .registry import Op, builder
 from .values import arr, lanes
 
@@ -96,6 +97,16 @@ def _serial(view, idx, vals, op: str, cmp=None):
 
 def atomic(st, ptr, dt: np.dtype, op: str, value, cmp=None):
     """Perform atomic ``op`` for the active lanes; return the old values (lane array)."""
+    try:
+        return _atomic(st, ptr, dt, op, value, cmp)
+    except KernelMemoryError:
+        if not st.obs_fault:
+            raise
+    return without_faults(st, "atomic", ptr, dt.itemsize, dt.itemsize, True,
+                          lambda: _atomic(st, ptr, dt, op, value, cmp), lambda: np.zeros(st.L, dt))
+
+
+def _atomic(st, ptr, dt: np.dtype, op: str, value, cmp=None):
     L = st.L
     sel = None if st.mask is None else np.flatnonzero(st.mask)
     p = np.asarray(lanes(ptr, L), np.uint64)

@@ -55,6 +55,12 @@ class Batch:
         self.obs_memory = [o.memory_access for o in observers if hasattr(o, "memory_access")]
         self.obs_barrier = [o.barrier for o in observers if hasattr(o, "barrier")]
         self.obs_collective = [o.collective for o in observers if hasattr(o, "collective")]
+        # memory_fault(batch, MemoryFault): invalid lanes are reported and skipped, not raised.
+        self.obs_fault = [o.memory_fault for o in observers if hasattr(o, "memory_fault")]
+        # instruction(batch, inst, regs) before each instruction named in ``o.instructions``.
+        self.obs_instruction = [o for o in observers if hasattr(o, "instruction")]
+        self.watched: frozenset[str] = frozenset().union(
+            *(o.instructions for o in self.obs_instruction))
         self.names: dict[int, str] = {}  # allocation id → kernel argument name
         self.mask: np.ndarray | None = None  # lanes executing now; None = every lane
         self.inst: Any = None  # the instruction with side effects executing now (decode.py)
@@ -99,6 +105,15 @@ class Batch:
                             self.L)
         for f in self.obs_memory:
             f(self, event)
+
+    def before(self, inst: Any, regs: list) -> None:
+        """Called by the scheduler before each instruction while instruction observers
+        are attached: ``inst`` becomes ``self.inst``; watched opcodes are reported."""
+        self.inst = inst
+        if inst.opname in self.watched:
+            for o in self.obs_instruction:
+                if inst.opname in o.instructions:
+                    o.instruction(self, inst, regs)
 
     # -- built-ins ----------------------------------------------------------
     def _lane_linear(self) -> np.ndarray:

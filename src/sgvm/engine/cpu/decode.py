@@ -42,6 +42,7 @@ class DBlock:
     index: int
     label: int
     ops: list = field(default_factory=list)  # (dst, fn, merge mode, vector) per op
+    insts: list = field(default_factory=list)  # the Instruction of each op (for observers)
     kind: int = RETURN
     args: tuple = ()  # BRANCH: (target,); COND: (cond, t, f); SWITCH: (sel, default, {value: t}); RETURN: (value id or 0,)
     edges: dict[int, list[tuple[int, int]]] = field(default_factory=dict)  # target → [(phi, source)]
@@ -222,6 +223,7 @@ def decode_function(ctx: Context, fn: Function) -> DFunction:
             built = _build(ctx, inst)
             if built is not None:
                 db.ops.append(built)
+                db.insts.append(inst)
         _terminator(ctx, db, block.terminator, index)
     # Phi edges: for every phi of a target, the value flowing in from this block.
     for db in dblocks:

@@ -6,17 +6,22 @@ fast paths: a uniform pointer (one address for every lane), an Affine pointer
 array of pointers into one allocation (a typed gather/scatter). Mixed
 allocations (generic pointers) fall back to one gather per allocation.
 Out-of-bounds, misaligned and read-only violations raise KernelMemoryError
-(docs/internals.md, "Pointers and memory").
+(docs/internals.md, "Pointers and memory"), unless ``memory_fault`` observers
+are attached: then the faulting lanes are reported and skipped.
 """
 
 from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
 
 import numpy as np
 
 from ...errors import KernelMemoryError
 from ...runtime.memory import OFFSET_BITS, OFFSET_MASK, Allocation, allocation
 from .batch import Batch
-from .values import Affine, lanes
+from .memory_events import MemoryFault
+from .values import Affine, arr, lanes
 
 _M = np.uint64(OFFSET_MASK)
 _SH = np.uint64(OFFSET_BITS)
@@ -50,6 +55,13 @@ def first_bad(st: Batch, p: np.ndarray, lanes_: np.ndarray, nbytes: int, align: 
               what: str) -> KernelMemoryError:
     """The error for the lowest lane among ``lanes_`` (pointers ``p``) whose access is invalid."""
     p = np.asarray(p, np.uint64)
+    bad, why = faults(p, nbytes, align, write)
+    k = int(np.argmax(bad))
+    return fail(st, what, int(p[k]), nbytes, int(lanes_[k]), str(why[k]))
+
+
+def faults(p: np.ndarray, nbytes: int, align: int, write: bool) -> tuple[np.ndarray, np.ndarray]:
+    """Per pointer: whether the access is invalid, and why (an object array of phrases)."""
     bad = np.zeros(len(p), bool)
     why = np.empty(len(p), dtype=object)
     ids = p >> _SH
@@ -70,8 +82,30 @@ def first_bad(st: Batch, p: np.ndarray, lanes_: np.ndarray, nbytes: int, align: 
         mis = ~bad & ((p & np.uint64(align - 1)) != 0)
         bad |= mis
         why[mis] = "misaligned"
-    k = int(np.argmax(bad))
-    return fail(st, what, int(p[k]), nbytes, int(lanes_[k]), str(why[k]))
+    return bad, why
+
+
+def without_faults(st: Batch, kind: str, ptr, nbytes: int, align: int, write: bool,
+                   again: Callable[[], Any], empty: Callable[[], Any]) -> Any:
+    """After a KernelMemoryError with ``memory_fault`` observers attached: report the
+    active lanes whose access is invalid, then run ``again()`` for the other lanes
+    (``empty()`` when none is left). The skipped lanes read 0 and write nothing."""
+    L = st.L
+    sel = np.arange(L) if st.mask is None else np.flatnonzero(st.mask)
+    p = np.broadcast_to(np.asarray(arr(ptr), np.uint64), (L,))[sel]
+    bad, why = faults(p, nbytes, align, write)
+    event = MemoryFault(kind, sel[bad], p[bad], nbytes, align, why[bad].astype(str), st.inst)
+    for f in st.obs_fault:
+        f(st, event)
+    if bad.all():
+        return empty()
+    keep = np.zeros(L, bool)
+    keep[sel[~bad]] = True
+    saved, st.mask = st.mask, keep
+    try:
+        return again()
+    finally:
+        st.mask = saved
 
 
 def _typed(a: Allocation, dtype: np.dtype) -> np.ndarray:
@@ -162,6 +196,17 @@ def _write(a: Allocation, off: np.ndarray, values: np.ndarray, dtype: np.dtype, 
 
 def load(st: Batch, ptr, dtype: np.dtype, count: int, align: int):
     """Load a scalar (count 1) or ``count``-vector of ``dtype`` through ``ptr``."""
+    try:
+        return _load(st, ptr, dtype, count, align)
+    except KernelMemoryError:
+        if not st.obs_fault:
+            raise
+    return without_faults(st, "load", ptr, dtype.itemsize * count, align, False,
+                          lambda: _load(st, ptr, dtype, count, align),
+                          lambda: np.zeros((st.L,) if count == 1 else (st.L, count), dtype))
+
+
+def _load(st: Batch, ptr, dtype: np.dtype, count: int, align: int):
     mask = st.mask
     nbytes = dtype.itemsize * count
     if np.ndim(ptr) == 0 and type(ptr) is not Affine:
@@ -218,6 +263,16 @@ def load(st: Batch, ptr, dtype: np.dtype, count: int, align: int):
 
 def store(st: Batch, ptr, value, dtype: np.dtype, count: int, align: int) -> None:
     """Store ``value`` (uniform or per lane) through ``ptr`` for the active lanes."""
+    try:
+        return _store(st, ptr, value, dtype, count, align)
+    except KernelMemoryError:
+        if not st.obs_fault:
+            raise
+    return without_faults(st, "store", ptr, dtype.itemsize * count, align, True,
+                          lambda: _store(st, ptr, value, dtype, count, align), lambda: None)
+
+
+def _store(st: Batch, ptr, value, dtype: np.dtype, count: int, align: int) -> None:
     mask = st.mask
     nbytes = dtype.itemsize * count
     vec = count > 1

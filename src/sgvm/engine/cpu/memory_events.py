@@ -69,6 +69,24 @@ class MemoryEvent:
         return np.asarray(src, np.uint64)
 
 
+@dataclass(frozen=True)
+class MemoryFault:
+    """Lanes whose access is invalid, reported to ``memory_fault(batch, fault)`` instead of
+    raising KernelMemoryError; the engine then skips them (loads give 0).
+
+    ``pointers``: each lane's tagged pointer; ``reasons``: "out-of-bounds",
+    "misaligned", "invalid" or "read-only memory written:" per lane.
+    """
+
+    kind: str
+    lanes: np.ndarray
+    pointers: np.ndarray
+    nbytes: int
+    align: int
+    reasons: np.ndarray
+    inst: Instruction | None
+
+
 @contextmanager
 def block_access(st: Any, kind: str, base: Any, count: int, elem_size: int) -> Iterator[None]:
     """Report sub-group block IO as one ``kind`` event per allocation instead of the

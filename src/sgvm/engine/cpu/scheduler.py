@@ -89,8 +89,13 @@ def _run(fn: DFunction, regs: list, st: Batch, mask: np.ndarray | None):
         blk = blocks[b]
         st.tick()
         st.mask = mask
-        for d, f, _, _ in blk.ops:
-            regs[d] = f(regs, st)
+        if st.obs_instruction:
+            for (d, f, _, _), inst in zip(blk.ops, blk.insts, strict=True):
+                st.before(inst, regs)
+                regs[d] = f(regs, st)
+        else:
+            for d, f, _, _ in blk.ops:
+                regs[d] = f(regs, st)
         if blk.kind == RETURN:
             rid = blk.args[0]
             return _result(regs[rid], ret, mask, fn) if rid else None
@@ -139,7 +144,10 @@ def _run_diverged(fn: DFunction, regs: list, st: Batch, pc: np.ndarray, ret):
         blk = blocks[b]
         st.tick()
         st.mask = m
-        for d, f, mode, vec in blk.ops:
+        insts = blk.insts if st.obs_instruction else None
+        for k, (d, f, mode, vec) in enumerate(blk.ops):
+            if insts is not None:
+                st.before(insts[k], regs)
             v = f(regs, st)
             if mode == KEEP or (mode == UNIFORM_KEEP and not is_lane_array(v, vec)):
                 regs[d] = v
