@@ -1,0 +1,94 @@
+"""Shared helpers: build many kernels in one clang run, launch with NumPy arrays, and
+the work-item → sub-group mapping the specifications and DESIGN.md prescribe
+(linear local id ``x + y*Lx + z*Lx*Ly``, sub-group ``linear // S``, the last one
+partial), computed here independently of the engine."""
+
+from __future__ import annotations
+
+import functools
+import itertools
+from collections.abc import Sequence
+
+import numpy as np
+
+import sgvm
+from sgvm.runtime.args import BufferArg, ImageArg, KernelArg, LocalArg, ValueArg
+from sgvm.runtime.launch import LaunchResult, launch
+from sgvm.runtime.memory import Allocation
+from sgvm.runtime.ndrange import NDRange
+from sgvm.spirv import Module, read
+
+SIZES = (8, 16, 32)
+OPTIONS = "-cl-std=CL2.0"
+# (global size, local size): 1D full, 1D with a partial last sub-group, a 1D non-uniform
+# remainder work-group, 2D and 3D work-groups whose last sub-group is partial.
+SHAPES = {
+    "1d": ((64,), (32,)),
+    "1d-partial": ((60,), (20,)),
+    "1d-nonuniform": ((70,), (24,)),
+    "2d": ((12, 6), (6, 3)),
+    "3d": ((6, 4, 6), (3, 2, 3)),
+}
+
+PREAMBLE = "#pragma OPENCL EXTENSION cl_khr_fp16 : enable\n#pragma OPENCL EXTENSION cl_khr_fp64 : enable\n"
+GID = ("(get_global_id(0) + get_global_size(0) * (get_global_id(1) + get_global_size(1) * "
+       "get_global_id(2)))")
+
+
+@functools.lru_cache(maxsize=None)
+def build(source: str, options: str = OPTIONS) -> Module:
+    """One program (usually many kernels) per clang invocation, cached per session."""
+    return read(sgvm.compile(PREAMBLE + source, options))
+
+
+def run(module: Module, kernel: str, args: Sequence, global_size: Sequence[int],
+        local_size: Sequence[int], *, options=None, observers=()) -> tuple[list, LaunchResult]:
+    """Launch with NumPy arrays as buffers (their final contents returned, in order)."""
+    kargs: list[KernelArg] = []
+    outs = []
+    for a in args:
+        if isinstance(a, np.ndarray):
+            alloc = Allocation(np.ascontiguousarray(a).view(np.uint8).reshape(-1).copy(), "global", "")
+            kargs.append(BufferArg(alloc))
+            outs.append((alloc, a.dtype, a.shape))
+        elif isinstance(a, KernelArg):
+            kargs.append(a)
+        elif hasattr(a, "element_size"):  # an Image
+            kargs.append(ImageArg(a))
+        else:
+            kargs.append(ValueArg(np.asarray(a).tobytes()))
+    res = launch(module, kernel, kargs, NDRange(tuple(global_size), tuple(local_size)),
+                 options=options, observers=observers)
+    return [al.data.view(dt).reshape(shape) for al, dt, shape in outs], res
+
+
+def local(nbytes: int) -> LocalArg:
+    return LocalArg(nbytes)
+
+
+def work_groups(global_size: Sequence[int], local_size: Sequence[int]) -> list[np.ndarray]:
+    """Per work-group, the global linear ids of its work-items in linear local id order."""
+    gs = tuple(global_size) + (1,) * (3 - len(global_size))
+    ls = tuple(local_size) + (1,) * (3 - len(local_size))
+    groups = []
+    counts = [-(-g // lsz) for g, lsz in zip(gs, ls)]
+    for gz, gy, gx in itertools.product(*(range(c) for c in reversed(counts))):
+        start = (gx * ls[0], gy * ls[1], gz * ls[2])
+        size = [min(lsz, g - s) for lsz, g, s in zip(ls, gs, start)]
+        ids = []
+        for z in range(size[2]):  # linear local id x + y*Lx + z*Lx*Ly (actual sizes)
+            for y in range(size[1]):
+                for x in range(size[0]):
+                    X, Y, Z = start[0] + x, start[1] + y, start[2] + z
+                    ids.append(X + gs[0] * (Y + gs[1] * Z))
+        groups.append(np.array(ids, dtype=np.int64))
+    return groups
+
+
+def sub_groups(global_size: Sequence[int], local_size: Sequence[int], S: int) -> list[np.ndarray]:
+    """Per sub-group, the global linear ids of its work-items in sub-group local id order."""
+    return [wg[i:i + S] for wg in work_groups(global_size, local_size) for i in range(0, len(wg), S)]
+
+
+def total(global_size: Sequence[int]) -> int:
+    return int(np.prod(global_size))
