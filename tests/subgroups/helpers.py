@@ -35,7 +35,7 @@ GID = ("(get_global_id(0) + get_global_size(0) * (get_global_id(1) + get_global_
        "get_global_id(2)))")
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def build(source: str, options: str = OPTIONS) -> Module:
     """One program (usually many kernels) per clang invocation, cached per session."""
     return read(sgvm.compile(PREAMBLE + source, options))
@@ -71,10 +71,10 @@ def work_groups(global_size: Sequence[int], local_size: Sequence[int]) -> list[n
     gs = tuple(global_size) + (1,) * (3 - len(global_size))
     ls = tuple(local_size) + (1,) * (3 - len(local_size))
     groups = []
-    counts = [-(-g // lsz) for g, lsz in zip(gs, ls)]
+    counts = [-(-g // lsz) for g, lsz in zip(gs, ls, strict=True)]
     for gz, gy, gx in itertools.product(*(range(c) for c in reversed(counts))):
         start = (gx * ls[0], gy * ls[1], gz * ls[2])
-        size = [min(lsz, g - s) for lsz, g, s in zip(ls, gs, start)]
+        size = [min(lsz, g - s) for lsz, g, s in zip(ls, gs, start, strict=True)]
         ids = []
         for z in range(size[2]):  # linear local id x + y*Lx + z*Lx*Ly (actual sizes)
             for y in range(size[1]):
