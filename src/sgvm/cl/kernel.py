@@ -283,6 +283,7 @@ def enqueue_nd_range_kernel(queue: CommandQueue, kernel: Kernel, global_work_siz
                             g_times_l: bool = False, allow_empty_ndrange: bool = False) -> Event:
     """clEnqueueNDRangeKernel: check the sizes and arguments, run the kernel, print its printf output."""
     from ..runtime.launch import launch
+    from ..visa.profile_observer import ProfileObserver
 
     routine = "clEnqueueNDRangeKernel"
     if not isinstance(queue, CommandQueue):
@@ -311,8 +312,11 @@ def enqueue_nd_range_kernel(queue: CommandQueue, kernel: Kernel, global_work_siz
     args = list(kernel._args)
 
     def work() -> Any:
+        observers = [ProfileObserver()] if queue.profiling else []
         result = launch(module, kernel.name, args, ndrange, device=queue.device.model,
-                        options=kernel.program.options)
+                        options=kernel.program.options, observers=observers)
+        if observers:
+            result.profile = observers[0].profile
         if result.printf:
             sys.stdout.write(result.printf)
             sys.stdout.flush()

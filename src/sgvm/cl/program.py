@@ -6,6 +6,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from ..compiler import ParsedOptions, compile_with_log, parse_options
+from ..compiler.lines import attach_locations
 from ..errors import BuildError, SpirvFormatError
 from ..spirv import Module, read
 from ._base import InfoObject, cl_error
@@ -98,6 +99,8 @@ class Program(InfoObject):
         self._log = result.log
         self.options = result.options
         self._module_from(result.spirv)
+        if result.line_dump:  # built with -g: source positions for observers (the profile)
+            attach_locations(self.module, result.line_dump)
         self.il = None
         self._spirv = result.spirv
         self._status = build_status.SUCCESS

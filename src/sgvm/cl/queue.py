@@ -110,6 +110,13 @@ class _Profile:
     def __init__(self, event: Event) -> None:
         self._event = event
 
+    @property
+    def messages(self) -> Any:
+        """sgvm extension: the kernel's :class:`sgvm.visa.MessageProfile` (docs/visa.md);
+        None for commands other than kernels."""
+        self._event.get_profiling_info(profiling_info.END)  # CL_PROFILING_INFO_NOT_AVAILABLE
+        return getattr(self._event.result, "profile", None)
+
     def __getattr__(self, name: str) -> int:
         value = profiling_info.names().get(name.upper())
         if value is None or name.startswith("_"):

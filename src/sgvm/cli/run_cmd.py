@@ -5,12 +5,14 @@
 
 ``--arg NAME=SPEC`` binds a kernel parameter (by name, or by index) to
 ``FILE.npy``, ``zeros:COUNT:DTYPE``, ``DTYPE:VALUE`` or ``local:BYTES``.
-Kernel printf output goes to stdout.
+Kernel printf output goes to stdout. ``--profile`` builds with -g and prints
+the memory messages an Intel GPU would issue, per source line (docs/visa.md).
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import re
 from pathlib import Path
 from typing import Any
@@ -40,6 +42,9 @@ def register(subparsers: Any) -> None:
     p.add_argument("--print", dest="print_args", action="append", default=[], metavar="NAME",
                    help="print an array argument after the run")
     p.add_argument("-b", "--build-options", default="", metavar="OPTIONS", help="OpenCL build options")
+    p.add_argument("--profile", action="store_true",
+                   help="print the vISA message profile per source line (builds with -g)")
+    p.add_argument("--profile-json", metavar="FILE", help="also write the message profile as JSON")
     p.set_defaults(func=main)
 
 
@@ -120,8 +125,15 @@ def main(args: argparse.Namespace) -> int:
 
     data = Path(args.file).read_bytes()
     source: str | bytes = data if data[:4] in (b"\x03\x02\x23\x07", b"\x07\x23\x02\x03") else data.decode()
+    profile = args.profile or args.profile_json is not None
+    options = args.build_options
+    if isinstance(source, str):  # diagnostics and source lines name the user's file
+        name = args.file.replace("\\", "\\\\").replace('"', '\\"')
+        source = f'#line 1 "{name}"\n{source}'
+        if profile and "-g" not in options.split():
+            options = f"{options} -g".strip()
     ctx, _ = _context()
-    prg = cl.Program(ctx, source).build(args.build_options)
+    prg = cl.Program(ctx, source).build(options)
     names = prg.module.kernel_names
     kernel = args.kernel
     if kernel is None:
@@ -136,11 +148,15 @@ def main(args: argparse.Namespace) -> int:
     for name in [n for n, _ in saves] + args.print_args:
         if name not in index or not isinstance(values[index[name]], np.ndarray):
             raise UsageError(f"'{name}' is not an array argument of kernel '{kernel}'")
-    run(prg, kernel, _sizes(args.global_size, "global"), _sizes(args.local_size, "local"), *values,
-        global_offset=_sizes(args.offset, "offset"))
+    result = run(prg, kernel, _sizes(args.global_size, "global"), _sizes(args.local_size, "local"),
+                 *values, global_offset=_sizes(args.offset, "offset"), profile=profile)
     for name, path in saves:
         np.save(path, values[index[name]])
     for name in args.print_args:
         with np.printoptions(threshold=np.inf if values[index[name]].size <= 4096 else 1000):
             print(f"{name} = {values[index[name]]}")
+    if args.profile:
+        print(result.profile.table())
+    if args.profile_json:
+        Path(args.profile_json).write_text(json.dumps(result.profile.to_dict(), indent=1) + "\n")
     return 0

@@ -12,7 +12,7 @@ import os
 import sys
 import time
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -32,13 +32,14 @@ PROGRESS_AFTER_S = 2.0
 
 @dataclass
 class LaunchResult:
-    """What a launch reports: printf output (work-item order), step counts, timing."""
+    """What a launch reports: printf output (work-item order), step counts, timing, and
+    the message profile when a profiling queue ran it (``sgvm.visa.MessageProfile``)."""
 
     printf: str = ""
     steps: int = 0
     batches: int = 0
     seconds: float = 0.0
-    profile: dict[str, Any] = field(default_factory=dict)
+    profile: Any = None
 
 
 def sub_group_size(entry_modes: dict, options: Any, device: DeviceModel) -> int:

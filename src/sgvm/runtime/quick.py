@@ -45,6 +45,14 @@ def _context() -> Any:
     return ctx, cl.CommandQueue(ctx)
 
 
+@functools.lru_cache(maxsize=1)
+def _profiling_queue() -> Any:
+    from .. import cl
+
+    ctx, _ = _context()
+    return cl.CommandQueue(ctx, properties=cl.command_queue_properties.PROFILING_ENABLE)
+
+
 def _program(source_or_program: Any, options: str) -> Any:
     from .. import cl
 
@@ -58,7 +66,7 @@ def _program(source_or_program: Any, options: str) -> Any:
 
 
 def run(source_or_program: Any, kernel: str, global_size: Any, local_size: Any = None, *args: Any,
-        options: str = "", global_offset: Any = None) -> LaunchResult:
+        options: str = "", global_offset: Any = None, profile: bool = False) -> LaunchResult:
     """Build (OpenCL C source, SPIR-V bytes or a ``cl.Program``) and run ``kernel`` once.
 
     NumPy arrays passed for pointer parameters are bound as global buffers and
@@ -67,11 +75,17 @@ def run(source_or_program: Any, kernel: str, global_size: Any, local_size: Any =
     ``cl.LocalMemory`` or an int of bytes for ``__local`` parameters. Returns the
     :class:`~sgvm.runtime.launch.LaunchResult` (``printf`` output, step counts);
     printf output is also written to stdout. Errors are ``sgvm.cl`` errors.
+    ``profile=True`` builds source with ``-g`` and fills ``LaunchResult.profile``
+    with the message profile (docs/visa.md).
     """
     from .. import cl
 
+    if profile and "-g" not in options.split():
+        options = f"{options} -g".strip()
     prg = _program(source_or_program, options)
     ctx, queue = _context()
+    if profile:
+        queue = _profiling_queue()
     knl = cl.Kernel(prg, kernel)
     if len(args) != len(knl.params):
         names = ", ".join(p.name for p in knl.params)

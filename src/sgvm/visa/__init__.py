@@ -5,6 +5,7 @@ from __future__ import annotations
 from .errors import VisaError
 from .operands import EMask, PredControl, Predicate, RawOperand, VisaType
 from .profile import Message, MessageProfile, ProfileEntry, lower_access
+from .profile_observer import ProfileObserver, lower_many
 from .svm_gather import SvmGather
 
 __all__ = [
@@ -14,9 +15,11 @@ __all__ = [
     "PredControl",
     "Predicate",
     "ProfileEntry",
+    "ProfileObserver",
     "RawOperand",
     "SvmGather",
     "VisaError",
     "VisaType",
     "lower_access",
+    "lower_many",
 ]

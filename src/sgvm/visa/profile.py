@@ -192,6 +192,15 @@ class ProfileEntry:
             self.cache_lines += len(m.cache_lines)
             self.by_kind[m.kind] += 1
 
+    def merge(self, other: ProfileEntry) -> None:
+        """Add ``other``'s sums to these."""
+        self.accesses += other.accesses
+        self.messages += other.messages
+        self.bytes_requested += other.bytes_requested
+        self.bytes_moved += other.bytes_moved
+        self.cache_lines += other.cache_lines
+        self.by_kind.update(other.by_kind)
+
     @property
     def efficiency(self) -> float:
         """Bytes requested per byte moved (1.0: every fetched byte was used)."""
@@ -219,6 +228,10 @@ class MessageProfile:
     def record(self, kernel: str, source: str, messages: list[Message]) -> None:
         """Count one sub-group access that issued ``messages``."""
         self._entries.setdefault((kernel, source), ProfileEntry()).add(messages)
+
+    def add(self, kernel: str, source: str, sums: ProfileEntry) -> None:
+        """Add sums computed elsewhere (e.g. for many sub-groups at once) to a line."""
+        self._entries.setdefault((kernel, source), ProfileEntry()).merge(sums)
 
     def record_access(
         self,
@@ -248,12 +261,7 @@ class MessageProfile:
         """Sums over every line."""
         total = ProfileEntry()
         for e in self._entries.values():
-            total.accesses += e.accesses
-            total.messages += e.messages
-            total.bytes_requested += e.bytes_requested
-            total.bytes_moved += e.bytes_moved
-            total.cache_lines += e.cache_lines
-            total.by_kind.update(e.by_kind)
+            total.merge(e)
         return total
 
     def _rows(self) -> list[tuple[tuple[str, str], ProfileEntry]]:
