@@ -17,6 +17,7 @@ from __future__ import annotations
 import numpy as np
 
 from ... import semantics as sem
+from ...errors import KernelMemoryError
 from . import types as T
 from .collective import SUBGROUP, Grouping
 from .memory_access import load, store
@@ -53,7 +54,12 @@ def _shuffle(ctx, inst) -> Op:
     def run(r, st):
         g = Grouping(st, SUBGROUP)
         idx = g.split_index(r[index])
-        out, oor = fn(*(g.split(r[d], vec) for d in data), idx, g.K)
+        values = [g.split(r[d], vec) for d in data]
+        if np.ndim(idx) == 0:  # a uniform index: one (S,) source for every sub-group
+            src = source_fn(idx, g.K)
+            out, oor = _gather_uniform(values, src), src.out_of_range
+        else:
+            out, oor = fn(*values, idx, g.K)
         if st.obs_collective:
             src = source_fn(idx, g.K)
             g.emit(opname, out_of_range=oor & g.active,
@@ -61,6 +67,17 @@ def _shuffle(ctx, inst) -> Op:
         return g.join(out)
 
     return Op(inst.result_id, run, False, vec)
+
+
+def _gather_uniform(values: list[np.ndarray], src: sem.ShuffleSource) -> np.ndarray:
+    """The data movement of ``semantics.shuffle*`` for a source shared by all sub-groups:
+    column gathers instead of a per-lane gather (out-of-range lanes get 0, as there)."""
+    out = values[0][:, src.lane]
+    if len(values) > 1 and src.second.any():
+        out[:, src.second] = values[1][:, src.lane[src.second]]
+    if src.out_of_range.any():
+        out[:, src.out_of_range] = 0
+    return out
 
 
 def _lane_offsets(st, count: int, elem_size: int) -> np.ndarray:
@@ -83,6 +100,19 @@ def _block_base(g: Grouping, ptr) -> tuple[np.ndarray | np.uint64, np.ndarray]:
     return g.per_lane(g.first(g.split(p, False))), g.not_uniform(p)
 
 
+def _contiguous_base(st, g: Grouping, ptr, count: int, size: int) -> np.uint64 | None:
+    """Fast path: with every lane active and no memory observer, sub-group ``k`` reading
+    the ``S*count`` elements right after sub-group ``k-1``'s makes the batch's block one
+    contiguous range (each sub-group in ``block_offsets`` order); its start, else None."""
+    p = arr(ptr)
+    if st.mask is not None or st.obs_memory or not is_lane_array(p, False):
+        return None
+    bases = p.reshape(g.G, g.K)[:, 0]
+    if not (np.diff(bases) == np.uint64(g.K * count * size)).all():
+        return None
+    return bases[0]
+
+
 @builder("OpSubgroupBlockReadINTEL")
 def _block_read(ctx, inst) -> Op:
     """OpSubgroupBlockReadINTEL: "Reads one or more components of Result data for each
@@ -95,6 +125,13 @@ def _block_read(ctx, inst) -> Op:
 
     def run(r, st):
         g = Grouping(st, SUBGROUP)
+        start = _contiguous_base(st, g, r[p], n, size)
+        if start is not None and not st.obs_collective:
+            try:  # one copy; the per-element path below names the offending work-item
+                block = load(st, start, dt, g.G * g.K * n, size).reshape(g.G, n, g.K)
+                return block.transpose(0, 2, 1).reshape((st.L, n) if n > 1 else (st.L,))
+            except KernelMemoryError:
+                pass
         base, mixed = _block_base(g, r[p])
         offs = _lane_offsets(st, n, size)
         with block_access(st, "block_read", base, n, size):
