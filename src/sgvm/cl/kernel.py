@@ -313,8 +313,13 @@ def enqueue_nd_range_kernel(queue: CommandQueue, kernel: Kernel, global_work_siz
 
     def work() -> Any:
         observers = [ProfileObserver()] if queue.profiling else []
+        checker = kernel.program.checker
+        if checker is not None:
+            observers += checker.observers(module, kernel.name)
         result = launch(module, kernel.name, args, ndrange, device=queue.device.model,
                         options=kernel.program.options, observers=observers)
+        if checker is not None:
+            checker.finish()
         if observers:
             result.profile = observers[0].profile
         if result.printf:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
+from ..check.runner import Checker, check_requested
 from ..compiler import ParsedOptions, compile_with_log, parse_options
 from ..compiler.lines import attach_locations
 from ..errors import BuildError, SpirvFormatError
@@ -39,6 +40,7 @@ class Program(InfoObject):
         self.source: str | None = None
         self.il: bytes | None = None
         self.module: Module | None = None
+        self.checker: Checker | None = None  # set by build(check=True) / SGVM_CHECK=1
         self.options: ParsedOptions = parse_options("")
         self._log = ""
         self._status = build_status.NONE
@@ -71,15 +73,19 @@ class Program(InfoObject):
         self._params = {k: kernel_params(self.module, k, sources.get(k)) for k in self.module.kernel_names}
 
     def build(self, options: str | Sequence[str] = "", devices: Sequence[Device] | None = None,
-              cache_dir: str | None = None) -> Program:
+              cache_dir: str | None = None, check: bool | None = None) -> Program:
         """clBuildProgram. Failures raise :class:`sgvm.BuildError` (a ``cl.RuntimeError``
         with code CL_BUILD_PROGRAM_FAILURE) carrying the compiler log; unknown options raise
         ``cl.LogicError`` CL_INVALID_BUILD_OPTIONS. ``cache_dir`` is ignored."""
         del cache_dir
+        checking = check_requested(check)  # check=True or SGVM_CHECK=1: docs/checker.md
+        self.checker = Checker() if checking else None
         if devices is not None and any(d not in self.context.devices for d in devices):
             raise cl_error("CL_INVALID_DEVICE", "build devices must belong to the program's context",
                            "clBuildProgram")
         text = options if isinstance(options, str) else " ".join(options)
+        if checking and "-g" not in text.split():
+            text += " -g"  # findings carry source positions
         try:
             parsed = parse_options(text)
         except BuildError as exc:
@@ -99,6 +105,8 @@ class Program(InfoObject):
         self._log = result.log
         self.options = result.options
         self._module_from(result.spirv)
+        if checking:
+            self.module = result.module()  # the same instructions, with source locations
         if result.line_dump:  # built with -g: source positions for observers (the profile)
             attach_locations(self.module, result.line_dump)
         self.il = None
