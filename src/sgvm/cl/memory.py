@@ -25,8 +25,7 @@ def host_bytes(obj: Any, routine: str, *, writable: bool = False) -> np.ndarray:
     if isinstance(obj, np.ndarray) and not obj.flags.c_contiguous and obj.flags.f_contiguous:
         obj = obj.T
     try:
-        view = np.frombuffer(obj, dtype=np.uint8) if not isinstance(obj, np.ndarray) or obj.size else \
-            np.zeros(0, np.uint8)
+        view = np.frombuffer(obj, dtype=np.uint8)
     except (TypeError, ValueError) as exc:
         raise cl_error("CL_INVALID_VALUE", f"the host buffer must be a contiguous array or bytes-like object ({exc})",
                        routine) from None
