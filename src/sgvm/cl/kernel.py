@@ -314,10 +314,9 @@ def enqueue_nd_range_kernel(queue: CommandQueue, kernel: Kernel, global_work_siz
     def work() -> Any:
         observers = [ProfileObserver()] if queue.profiling else []
         checker = kernel.program.checker
-        if checker is not None:
-            observers += checker.observers(module, kernel.name)
+        plugins = checker.observers(module, kernel.name) if checker is not None else []
         result = launch(module, kernel.name, args, ndrange, device=queue.device.model,
-                        options=kernel.program.options, observers=observers)
+                        options=kernel.program.options, observers=observers + plugins)
         if checker is not None:
             checker.finish()
         if observers:
