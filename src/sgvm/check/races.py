@@ -116,7 +116,7 @@ class RacePlugin(Plugin):
         after_write = unordered(w0)
         r0 = sh.r[cells]
         same_epoch = (r0 >= 0) & ((r0 >> WG_SHIFT) == (key >> WG_SHIFT))
-        if ev.write:
+        if ev.kind in ("store", "block_write"):
             after_read = unordered(r0) | (sh.rm[cells] & same_epoch & ((r0 & ITEM_MASK) == item))
             sh.w[cells] = key
             same = sh.w[cells] != key

@@ -1,0 +1,31 @@
+"""Helpers: run a kernel under the checker and find lines in its source."""
+
+from __future__ import annotations
+
+import pytest
+
+import sgvm
+import sgvm.cl as cl
+from sgvm.check import Finding
+from sgvm.runtime.quick import _context
+
+from .helpers import N
+
+
+@pytest.fixture(scope="session")
+def ctx():
+    return _context()[0]  # the context sgvm.run uses
+
+
+@pytest.fixture
+def check(ctx):
+    """``check(src, **arrays) -> findings`` of kernel ``k`` over N items, groups of 32."""
+
+    def run(src: str, *args, global_size: int = N, local_size: int = 32) -> list[Finding]:
+        prg = cl.Program(ctx, src).build("-cl-std=CL2.0", check=True)
+        prg.checker.echo = False
+        sgvm.run(prg, "k", (global_size,), (local_size,), *args)
+        return prg.checker.report.findings
+
+    return run
+
