@@ -130,3 +130,13 @@ def test_map_buffer(ctx: cl.Context, queue: cl.CommandQueue) -> None:
     out = np.empty(16, np.int32)
     cl.enqueue_copy(queue, out, buf)
     np.testing.assert_array_equal(out, np.r_[0:4, np.zeros(8, np.int32), 12:16])
+
+
+def test_legacy_transfer_names(ctx: cl.Context, queue: cl.CommandQueue) -> None:
+    src = cl.Buffer(ctx, mf.READ_WRITE, 16)
+    dst = cl.Buffer(ctx, mf.READ_WRITE, 16)
+    cl.enqueue_write_buffer(queue, src, np.arange(4, dtype=np.int32)).wait()
+    cl.enqueue_copy_buffer(queue, src, dst)
+    out = np.empty(4, np.int32)
+    cl.enqueue_read_buffer(queue, dst, out, is_blocking=True)
+    np.testing.assert_array_equal(out, np.arange(4))

@@ -205,3 +205,15 @@ def test_kernel_from_spirv_program(ctx: cl.Context, queue: cl.CommandQueue, prg:
     il.ids(queue, (60,), (16,), buf, np.uint32(60))  # SPIR-V: non-uniform groups allowed
     queue.finish()
     np.testing.assert_array_equal(out, np.arange(60) * 1000 + REMAINDER_LOCAL)
+
+
+def test_cltypes_vectors_by_value(ctx: cl.Context, queue: cl.CommandQueue, prg: cl.Program) -> None:
+    x = np.arange(16, dtype=np.float32)
+    y, yg = _out(ctx, 16, np.float32)
+    p = np.zeros((), PARAMS)
+    p["scale"] = 1.0
+    v = cl.cltypes.make_float3(0, 0, 0.5)
+    assert v.dtype.itemsize == 16
+    prg.affine(queue, x.shape, None, cl.Buffer(ctx, mf.READ_ONLY | mf.COPY_HOST_PTR, hostbuf=x), yg, p, v)
+    queue.finish()
+    np.testing.assert_array_equal(y, x + np.float32(0.5))

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from ..errors import Error, LogicError, MemoryError, RuntimeError
 from ..runtime.images.formats import ImageFormat
+from . import cltypes
 from .constants import (
     addressing_mode,
     build_status,
@@ -57,6 +58,9 @@ from .memory import (
     enqueue_fill_buffer,
     enqueue_map_buffer,
 )
+from .memory import copy_buffer as enqueue_copy_buffer
+from .memory import read_buffer as enqueue_read_buffer
+from .memory import write_buffer as enqueue_write_buffer
 from .platform import Context, Device, Platform, create_some_context, get_platforms
 from .program import Program
 from .queue import CommandQueue, Event, enqueue_barrier, enqueue_marker, wait_for_events
@@ -71,7 +75,8 @@ __all__ = [
     "addressing_mode", "build_status", "channel_order", "channel_type", "command_execution_status",
     "command_queue_info", "command_queue_properties", "command_type", "context_info", "create_some_context",
     "device_exec_capabilities", "device_fp_config", "device_info", "device_local_mem_type",
-    "device_mem_cache_type", "device_type", "enqueue_barrier", "enqueue_copy", "enqueue_fill_buffer",
+    "cltypes", "device_mem_cache_type", "device_type", "enqueue_barrier", "enqueue_copy", "enqueue_copy_buffer",
+    "enqueue_fill_buffer", "enqueue_read_buffer", "enqueue_write_buffer",
     "enqueue_map_buffer", "enqueue_marker", "enqueue_nd_range_kernel", "event_info", "filter_mode",
     "get_platforms", "get_supported_image_formats", "image_info", "kernel_arg_access_qualifier",
     "kernel_arg_address_qualifier", "kernel_arg_info", "kernel_arg_type_qualifier", "kernel_info",
