@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 import sgvm.cl as cl
 from sgvm.cli import main as cli_main
 from sgvm.visa import MessageProfile, ProfileEntry, lower_access
-from sgvm.visa.profile_observer import lower_many
+from sgvm.visa.profile_observer import _linear_sums, lower_many
 
 SG16 = "__attribute__((intel_reqd_sub_group_size(16)))"
 
@@ -272,3 +272,16 @@ def test_lower_many_sums_lower_access(case):
     for a, m in zip(addr, on, strict=True):
         ref.add(lower_access(kind, a, size, m, sg))
     assert lower_many(kind, addr, on, size, sg).to_dict() == ref.to_dict()
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.sampled_from(["load", "store", "atomic", "block_read"]), st.sampled_from([8, 16, 32]),
+       st.integers(0, 200), st.integers(-24, 24), st.integers(1, 150), st.sampled_from([4, 8]))
+def test_linear_events_lower_one_period(kind, sg, start, stride, rows, size):
+    """An access by every lane at ``start + stride × lane`` (the engine's Affine fast path)
+    gives the sums of lowering every sub-group."""
+    stride *= size if kind == "atomic" else 1
+    start = start * size + max(0, -stride) * rows * sg
+    addr = (start + stride * np.arange(rows * sg)).astype(np.uint64).reshape(rows, sg)
+    full = lower_many(kind, addr, np.ones(addr.shape, bool), size, sg)
+    assert _linear_sums(kind, start, stride, rows, size, sg).to_dict() == full.to_dict()

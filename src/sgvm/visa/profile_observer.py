@@ -9,6 +9,8 @@ instruction rather than a Python call per sub-group.
 
 from __future__ import annotations
 
+import math
+from collections import Counter
 from collections.abc import Mapping
 from typing import Any
 
@@ -26,47 +28,64 @@ from .profile import (
 )
 
 _UNPROFILED_SPACES = ("local", "private")  # SLM and scratch: outside the model
-_NONE = np.iinfo(np.uint64).max
+_NONE = np.uint64(np.iinfo(np.uint64).max)
+_LINE_SHIFT = np.uint64(CACHE_LINE.bit_length() - 1)
 
 
-def _distinct_lines(starts: np.ndarray, span: int, on: np.ndarray) -> np.ndarray:
-    """Per row: distinct cache lines that ``span`` bytes from each active start touch."""
-    first = starts // np.uint64(CACHE_LINE)
-    last = (starts + np.uint64(span - 1)) // np.uint64(CACHE_LINE)
-    most = (span - 1) // CACHE_LINE + 2  # lines one lane may touch
-    cand = first[..., None] + np.arange(most, dtype=np.uint64)
-    valid = on[..., None] & (cand <= last[..., None])
-    flat = np.where(valid, cand, np.uint64(_NONE)).reshape(len(starts), -1)
-    flat.sort(axis=1)
-    new = (flat[:, 1:] != flat[:, :-1]) & (flat[:, 1:] != _NONE)
-    return (flat[:, 0] != _NONE) + new.sum(axis=1)
+def _distinct_lines(starts: np.ndarray, span: int, on: np.ndarray, dense: bool) -> int:
+    """Distinct cache lines that ``span`` bytes from each active start touch, summed over
+    rows. ``dense``: every lane is active."""
+    rows = len(starts)
+    first = starts >> _LINE_SHIFT
+    if CACHE_LINE % span == 0 and not (starts & np.uint64(span - 1)).any():
+        cand, valid = first, on  # aligned power-of-two spans stay inside one line
+    else:
+        most = (span - 1) // CACHE_LINE + 2  # lines one lane may touch
+        last = (starts + np.uint64(span - 1)) >> _LINE_SHIFT
+        cand = first[..., None] + np.arange(most, dtype=np.uint64)
+        valid = (on[..., None] & (cand <= last[..., None])).reshape(rows, -1)
+        cand = cand.reshape(rows, -1)
+        dense = False
+    if not dense:
+        cand = np.where(valid, cand, _NONE)
+    cand.sort(axis=1)
+    changes = cand[:, 1:] != cand[:, :-1]
+    if dense:
+        return rows + int(np.count_nonzero(changes))
+    return (int(np.count_nonzero(cand[:, 0] != _NONE))
+            + int(np.count_nonzero(changes & (cand[:, 1:] != _NONE))))
 
 
 def _scattered(kind: str, addr: np.ndarray, on: np.ndarray, size: int, sg: int, out: ProfileEntry) -> None:
     atomic = kind == "atomic"
+    dense = bool(on.all())
     if atomic:
         if size not in (4, 8):
             raise VisaError(f"atomic of {size} bytes: SVM atomics are 4- or 8-byte")
-        block = np.full(len(addr), size)
+        groups: list[tuple[int, Any]] = [(size, slice(None))]
     else:
-        low = np.bitwise_or.reduce(np.where(on, addr, np.uint64(0)) & np.uint64(7), axis=1)
+        low = np.bitwise_or.reduce((addr if dense else np.where(on, addr, np.uint64(0)))
+                                   & np.uint64(7), axis=1)
         block = np.where((size % 8 == 0) & (low == 0), 8,
                          np.where((size % 4 == 0) & (low & np.uint64(3) == 0), 4, 1))
+        values = np.unique(block).tolist()
+        groups = [(values[0], slice(None))] if len(values) == 1 else [(b, block == b) for b in values]
     width = _exec_size(sg, 8 if atomic else 16)
     name = KINDS[kind]
-    for b in np.unique(block).tolist():
-        rows = block == b
+    for b, rows in groups:
         max_blocks = 1 if width < 8 else (8 if width == 8 and b in (1, 4) else 4)
         chunks = _block_chunks(size // b, max_blocks)
         for lo in range(0, sg, width):
             on_s = on[rows, lo : lo + width]
             addr_s = addr[rows, lo : lo + width]
-            issued = int(on_s.any(axis=1).sum())
-            lanes = int(on_s.sum())
+            if dense:
+                issued, lanes = len(on_s), on_s.size
+            else:
+                issued, lanes = int(on_s.any(axis=1).sum()), int(on_s.sum())
             offset = 0
             for nb in chunks:
                 span = nb * b
-                lines = int(_distinct_lines(addr_s + np.uint64(offset), span, on_s).sum())
+                lines = _distinct_lines(addr_s + np.uint64(offset), span, on_s, dense)
                 out.messages += issued
                 out.by_kind[name] += issued
                 out.bytes_requested += lanes * span
@@ -129,6 +148,34 @@ def lower_many(kind: str, addresses: np.ndarray, active: np.ndarray, access_size
     return out
 
 
+def _linear_sums(kind: str, start: int, stride: int, rows: int, size: int, sg: int) -> ProfileEntry:
+    """:func:`lower_many` for ``rows`` full sub-groups whose lane ``k`` accesses
+    ``start + stride × k``. Sub-group ``r + period`` is sub-group ``r`` shifted by whole
+    cache lines, so it issues the same messages: only one period is lowered."""
+    period = CACHE_LINE // math.gcd(stride * sg, CACHE_LINE)
+
+    def rows_from(n: int) -> ProfileEntry:
+        k = np.arange(n * sg, dtype=np.int64).reshape(n, sg)
+        addr = (start + stride * k).astype(np.uint64)
+        return lower_many(kind, addr, np.ones(addr.shape, bool), size, sg)
+
+    whole, rest = divmod(rows, period)
+    out = ProfileEntry()
+    if whole:
+        one = rows_from(period)
+        out.merge(_times(one, whole))
+    if rest:
+        out.merge(rows_from(rest))
+    return out
+
+
+def _times(entry: ProfileEntry, n: int) -> ProfileEntry:
+    """``entry``'s sums ``n`` times over."""
+    return ProfileEntry(entry.accesses * n, entry.messages * n, entry.bytes_requested * n,
+                        entry.bytes_moved * n, entry.cache_lines * n,
+                        Counter({k: v * n for k, v in entry.by_kind.items()}))
+
+
 def source_of(inst: Any, files: Mapping[str, str] | None = None) -> str:
     """``"file:line"`` of an instruction, "?" without a location (built without ``-g``)."""
     loc = getattr(inst, "location", None)
@@ -154,22 +201,27 @@ class ProfileObserver:
         """Split one event's lanes into sub-groups and record their messages."""
         if event.space in _UNPROFILED_SPACES or event.allocation is None:
             return
+        sg = batch.geom.sub_group_size
+        source = source_of(event.inst, self.files)
+        linear = event.linear
+        if linear is not None:
+            sums = _linear_sums(event.kind, event.allocation.base + linear[0], linear[1],
+                                batch.L // sg, event.nbytes, sg)
+            self.profile.add(batch.kernel, source, sums)
+            return
         lanes = event.lanes
         if not len(lanes):
             return
-        sg = batch.geom.sub_group_size
         addr = event.offsets + np.uint64(event.allocation.base)
         if len(lanes) == batch.L:  # every lane: already [sub-group][lane]
             rows, on = addr.reshape(-1, sg), np.ones((batch.L // sg, sg), bool)
-        else:
-            group = lanes // sg
-            change = np.empty(len(group), bool)
-            change[0] = True
-            np.not_equal(group[1:], group[:-1], out=change[1:])
-            row = np.cumsum(change) - 1
-            rows = np.zeros((int(row[-1]) + 1, sg), np.uint64)
-            on = np.zeros(rows.shape, bool)
-            rows[row, lanes % sg] = addr
-            on[row, lanes % sg] = True
+        else:  # lay the lanes out [sub-group][lane], keep the sub-groups that accessed
+            full = np.zeros(batch.L, np.uint64)
+            full[lanes] = addr
+            hit = np.zeros(batch.L, bool)
+            hit[lanes] = True
+            on = hit.reshape(-1, sg)
+            keep = on.any(axis=1)
+            rows, on = full.reshape(-1, sg)[keep], on[keep]
         sums = lower_many(event.kind, rows, on, event.nbytes, sg)
-        self.profile.add(batch.kernel, source_of(event.inst, self.files), sums)
+        self.profile.add(batch.kernel, source, sums)

@@ -58,6 +58,17 @@ class MemoryEvent:
             return np.arange(self.L, dtype=np.int64)
         return np.flatnonzero(self.mask)
 
+    @property
+    def linear(self) -> tuple[int, int] | None:
+        """``(offset, stride)`` when every lane ``k`` of the batch accessed byte
+        ``offset + stride × k`` (no array needs to be built), else None."""
+        if self.lane_index is not None or self.mask is not None:
+            return None
+        src = self.source
+        if type(src) is Affine:
+            return src.base & OFFSET_MASK, src.stride
+        return (int(src), 0) if np.ndim(src) == 0 else None
+
     @cached_property
     def offsets(self) -> np.ndarray:
         """uint64 byte offsets in the allocation, one per entry of :attr:`lanes`."""
