@@ -41,9 +41,20 @@ def _kernel(t: str, w: int, S: int) -> str:
             f"  {store(3, 'intel_sub_group_shuffle_xor(x, k)')}\n}}\n")
 
 
+UNIFORM = "".join(
+    f"__attribute__((intel_reqd_sub_group_size({S})))\n"
+    f"kernel void shfu_{S}(global const int* a, global const int* b, global int* o, uint k) {{\n"
+    "  size_t i = get_global_id(0), n = get_global_size(0);\n  int x = a[i], y = b[i];\n"
+    "  o[i] = intel_sub_group_shuffle(x, k);\n"
+    "  o[n + i] = intel_sub_group_shuffle_down(x, y, k);\n"
+    "  o[2 * n + i] = intel_sub_group_shuffle_up(x, y, k);\n"
+    "  o[3 * n + i] = intel_sub_group_shuffle_xor(x, k);\n}\n"
+    for S in SIZES)
+
+
 @pytest.fixture(scope="module")
 def module():
-    return build("".join(_kernel(t, w, S) for t, w in TYPES for S in SIZES))
+    return build("".join(_kernel(t, w, S) for t, w in TYPES for S in SIZES) + UNIFORM)
 
 
 def expected(a: np.ndarray, b: np.ndarray, idx: np.ndarray, S: int, n: int):
@@ -128,3 +139,18 @@ kernel void odd(global const int* a, global int* o) {
         odd_sum = a[g + 1:g + 16:2].sum()  # the reduction sees only the lanes that reached it
         for l in range(16):
             assert o[g + l] == (-1 if l % 2 == 0 else a[g + (l ^ 2)] + odd_sum)
+
+
+@pytest.mark.parametrize("S", SIZES)
+@pytest.mark.parametrize("k", [0, 3, 7, 8, 13, 40])
+def test_uniform_index_shuffles(module, S, k):
+    """A uniform index / delta / mask (one source for all sub-groups)."""
+    n = 3 * S - 2
+    a, b = _data("int", 1, n, seed=k)
+    (_, _, o), _ = run(module, f"shfu_{S}", [a, b, np.zeros((4, n), np.int32), np.uint32(k)],
+                       (n,), (n,))
+    ref = expected(a, b, np.full(n, k, np.uint32), S, n)
+    for j, op in enumerate(("shuffle", "down", "up", "xor")):
+        for gid in range(n):
+            if ref[op][gid] is not None:
+                assert o[j][gid] == ref[op][gid], (op, gid)

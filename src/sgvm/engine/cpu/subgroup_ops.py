@@ -50,6 +50,7 @@ def _shuffle(ctx, inst) -> Op:
     data, index = ids[:-1], ids[-1]
     vec = ctx.is_vector(data[0])
     opname = inst.opname
+    up = opname == "OpSubgroupShuffleUpINTEL"
 
     def run(r, st):
         g = Grouping(st, SUBGROUP)
@@ -57,7 +58,8 @@ def _shuffle(ctx, inst) -> Op:
         values = [g.split(r[d], vec) for d in data]
         if np.ndim(idx) == 0:  # a uniform index: one (S,) source for every sub-group
             src = source_fn(idx, g.K)
-            out, oor = _gather_uniform(values, src), src.out_of_range
+            current = values[::-1] if up else values  # shuffle_up's operands: (previous, current)
+            out, oor = _gather_uniform(current, src), src.out_of_range
         else:
             out, oor = fn(*values, idx, g.K)
         if st.obs_collective:
@@ -71,12 +73,15 @@ def _shuffle(ctx, inst) -> Op:
 
 def _gather_uniform(values: list[np.ndarray], src: sem.ShuffleSource) -> np.ndarray:
     """The data movement of ``semantics.shuffle*`` for a source shared by all sub-groups:
-    column gathers instead of a per-lane gather (out-of-range lanes get 0, as there)."""
-    out = values[0][:, src.lane]
-    if len(values) > 1 and src.second.any():
-        out[:, src.second] = values[1][:, src.lane[src.second]]
-    if src.out_of_range.any():
-        out[:, src.out_of_range] = 0
+    column gathers instead of a per-lane gather (out-of-range lanes get 0, as there).
+    ``values``: the current data, then the second source (next / previous) if any."""
+    K = values[0].shape[1]
+    lane, second, oor = (np.broadcast_to(a, (K,)) for a in src)
+    out = values[0][:, lane]
+    if len(values) > 1 and second.any():
+        out[:, second] = values[1][:, lane[second]]
+    if oor.any():
+        out[:, oor] = 0
     return out
 
 
