@@ -51,6 +51,7 @@ def sub_group_size(entry_modes: dict, options: Any, device: DeviceModel) -> int:
 
 def _arg_value(arg: KernelArg, t: Type, name: str, byval: bool, keep: list) -> Any:
     from ..engine.cpu import types as T
+    from ..engine.cpu.image_ops import image_handle, sampler_handle
     from ..engine.cpu.memory_ops import unpack
 
     if isinstance(arg, BufferArg):
@@ -74,8 +75,10 @@ def _arg_value(arg: KernelArg, t: Type, name: str, byval: bool, keep: list) -> A
         if t.op == "Pointer":
             return np.uint64(int.from_bytes(data.tobytes(), "little"))
         return unpack(target, data)
-    if isinstance(arg, ImageArg | SamplerArg):
-        return arg
+    if isinstance(arg, ImageArg):
+        return image_handle(arg.image)
+    if isinstance(arg, SamplerArg):
+        return sampler_handle(arg.sampler)
     raise LogicError(f"argument '{name}': unsupported argument kind {type(arg).__name__}",
                      "CL_INVALID_ARG_VALUE")
 

@@ -125,5 +125,6 @@ __SGVM_ANYALL(long)
 
 #include "sgvm_atomics.h"
 #include "sgvm_conversions.h"
+#include "sgvm_images.h"
 
 #endif /* SGVM_WORKAROUNDS_H */

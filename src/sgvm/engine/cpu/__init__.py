@@ -11,6 +11,7 @@ from . import (  # noqa: F401  (registration)
     convert,
     ext,
     group_ops,
+    image_ops,
     image_block_ops,
     memory_ops,
     subgroup_ops,

@@ -94,14 +94,19 @@ def _construct(ctx, inst) -> Op:
 @builder("OpVectorShuffle")
 def _shuffle(ctx, inst) -> Op:
     a, b = inst.operands[0].value, inst.operands[1].value
-    comps = [0 if o.value == 0xFFFFFFFF else o.value for o in inst.operands[2:]]
+    # An undefined component (0xFFFFFFFF) reads as 0: get_image_dim(image3d_t) is
+    # (w, h, d, 0) and clang fills its fourth component with one.
+    width = ctx.type_of(a).count + ctx.type_of(b).count
+    comps = [width if o.value == 0xFFFFFFFF else o.value for o in inst.operands[2:]]
     idx = np.array(comps, dtype=np.intp)
+    undef = width in comps
 
     def run(r, st):
         x, y = r[a], r[b]
         if x.ndim != y.ndim:
             x, y = lanes(x, st.L, True), lanes(y, st.L, True)
-        return np.concatenate([x, y], axis=-1)[..., idx]
+        parts = [x, y, np.zeros(x.shape[:-1] + (1,), x.dtype)] if undef else [x, y]
+        return np.concatenate(parts, axis=-1)[..., idx]
 
     return Op(inst.result_id, run, True, len(comps) > 1)
 

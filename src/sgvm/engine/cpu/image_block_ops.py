@@ -22,15 +22,16 @@ from ... import semantics as sem
 from ...errors import UnsupportedError
 from . import types as T
 from .collective import SUBGROUP, Grouping
+from .image_ops import image_of
 from .registry import Op, builder
 from .values import arr, is_lane_array
 
 I64 = np.dtype(np.int64)
 
 
-def _image(value: Any) -> Any:
-    """The runtime Image behind an image operand (an ImageArg or the Image itself)."""
-    image = getattr(value, "image", value)
+def _image(value: Any, mask: Any = None) -> Any:
+    """The runtime Image behind an image operand (a handle, an ImageArg or an Image)."""
+    image = image_of(value, mask)
     if getattr(image, "spatial_dims", 0) != 2 or getattr(image, "arrayed", True):
         raise UnsupportedError("sub-group image block IO needs a 2D image (image2d_t)")
     return image
@@ -74,7 +75,7 @@ def _image_read(ctx, inst) -> Op:
     opname = inst.opname
 
     def run(r, st):
-        image = _image(r[img])
+        image = _image(r[img], st.mask)
         g = Grouping(st, SUBGROUP)
         _, xs, ys, mixed = _layout(g, r[coord], size, n)
         width, height, texel = image.width, image.height, image.element_size
@@ -103,7 +104,7 @@ def _image_write(ctx, inst) -> Op:
     opname = inst.opname
 
     def run(r, st):
-        image = _image(r[img])
+        image = _image(r[img], st.mask)
         g = Grouping(st, SUBGROUP)
         x, xs, ys, mixed = _layout(g, r[coord], size, n)
         width, height, texel = image.width, image.height, image.element_size

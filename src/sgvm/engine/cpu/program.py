@@ -23,6 +23,7 @@ from ...runtime.memory import Allocation
 from ...spirv import Constant, Module, Type
 from . import types as T
 from .decode import Context, DFunction, decode_function
+from .image_ops import constant_sampler
 from .memory_ops import pack
 
 _PROGRAMS: weakref.WeakKeyDictionary[Module, dict[str, Program]] = weakref.WeakKeyDictionary()
@@ -37,7 +38,7 @@ def constant_value(module: Module, c: Constant, values: dict[int, Any]) -> Any:
     """The register value of a constant (see ``values``)."""
     t = c.type
     if c.op == "OpConstantSampler":
-        return c.value
+        return constant_sampler(c.value)
     if c.op == "OpSpecConstantOp":
         raise UnsupportedError(f"OpSpecConstantOp {c.value['opcode']} (%{c.id})")
     if c.value is None:
@@ -114,10 +115,10 @@ class Program:
 
     def _constants(self) -> None:
         m = self.module
+        for uid, t in m.undefs.items():  # first: constant composites may use OpUndef
+            self.template[uid] = zero(t)
         for cid, c in m.constants.items():
             self.template[cid] = constant_value(m, c, self.template)
-        for uid, t in m.undefs.items():
-            self.template[uid] = zero(t)
 
     def _variables(self) -> None:
         m = self.module
