@@ -69,6 +69,9 @@ def main(args: argparse.Namespace) -> int:
     for name in args.print_args:
         print(f"{name} = {values[index[name]]}")
     report = prg.checker.report
+    for f in report.findings:
+        if f.file == "<kernel>":  # the name Program.build gives the source
+            f.file = args.file
     if args.json:
         sys.stdout.write(render_json(report, max_findings=args.max_findings))
     else:
