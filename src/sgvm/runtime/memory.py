@@ -91,8 +91,9 @@ class _Registry:
         return aid
 
     def _recycle(self, aid: int) -> None:
-        with self._lock:
-            self._free.append(aid)
+        # No lock: this runs from garbage collection, possibly inside register()
+        # on the same thread; list.append is atomic.
+        self._free.append(aid)
 
 
 _registry = _Registry()
