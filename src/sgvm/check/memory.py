@@ -19,6 +19,7 @@ from .plugin import Plugin
 REASONS = {"out-of-bounds": "out-of-bounds", "invalid": "out-of-bounds",
            "misaligned": "misaligned", "read-only memory written:": "read-only-write"}
 SHADOWED = ("local", "private")
+FULL = {2: 0x0101, 4: 0x01010101, 8: 0x0101010101010101}  # every byte initialised
 
 
 def elements(st: Any, ev: Any) -> tuple[np.ndarray, np.ndarray, int]:
@@ -71,15 +72,21 @@ class MemoryPlugin(Plugin):
         if shadow is None:
             if a is not st.local and a is not st.private:
                 return  # by-value arguments: initialised by the host
-            shadow = self._init[a.id] = np.zeros(a.size, bool)
+            shadow = self._init[a.id] = np.zeros(-(-a.size // 8) * 8, np.uint8)
         lanes, offs, size = elements(st, ev)
-        idx = offs[:, None] + np.arange(size, dtype=np.int64)
+        if size in (2, 4, 8) and not (offs & (size - 1)).any():
+            view, idx, full = shadow.view(f"u{size}"), offs // size, FULL[size]
+        else:
+            view, full = shadow, 1
+            idx = offs[:, None] + np.arange(size, dtype=np.int64) if size > 1 else offs
         if ev.kind in ("store", "block_write"):
-            shadow[idx] = True
+            view[idx] = full
             return
-        bad = ~shadow[idx].all(axis=1)
+        bad = view[idx] != full
+        if bad.ndim == 2:
+            bad = bad.any(axis=1)
         if bad.any():
             self.flag(st, "uninitialized-read", np.unique(lanes[bad]),
                       f"{ev.kind} of {a.space} memory that was never written")
         if ev.kind == "atomic":
-            shadow[idx] = True
+            view[idx] = full

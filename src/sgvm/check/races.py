@@ -28,6 +28,7 @@ from .memory import elements
 from .plugin import Plugin
 
 ITEM_BITS, WG_SHIFT, SG_SHIFT = 34, 34, 48
+LOCAL_BITS = 12  # item = work-group index << 12 | padded local linear id
 ITEM_MASK = np.int64((1 << ITEM_BITS) - 1)
 WG_MASK, SG_MASK = (1 << 14) - 1, (1 << 15) - 1
 WORKGROUP, SUBGROUP = 2, 3
@@ -58,7 +59,7 @@ class RacePlugin(Plugin):
         super().__init__(report, module, kernel)
         self._shadows: dict[int, _Shadow] = {}
         self._batch: Any = None
-        self._wg = self._sg = np.zeros(0, np.int64)
+        self._wg = self._sg = self._key = np.zeros(0, np.int64)
 
     def _enter(self, st: Any) -> None:
         if st is self._batch:
@@ -67,6 +68,17 @@ class RacePlugin(Plugin):
         self._wg = np.zeros(st.ngroups, np.int64)
         self._sg = np.zeros(st.L // st.geom.sub_group_size, np.int64)
         self._shadows = {k: s for k, s in self._shadows.items() if not s.local}
+        self._keys()
+
+    def _keys(self) -> None:
+        """Each lane's key: its launch-wide item index and its group's barrier epochs."""
+        st = self._batch
+        S, P = st.geom.sub_group_size, st.geom.lanes_per_group
+        wg = np.repeat(self._wg & WG_MASK, P) << WG_SHIFT
+        sg = np.repeat(self._sg & SG_MASK, S) << SG_SHIFT
+        lane = np.arange(st.L, dtype=np.int64)
+        group = (lane // P + st.first_group) << LOCAL_BITS
+        self._key = group | (lane % P) | wg | sg
 
     def barrier(self, st: Any, operands: list[int], mask: Any) -> None:
         self._enter(st)
@@ -78,6 +90,9 @@ class RacePlugin(Plugin):
             self._sg[np.repeat(groups, P // S)] += 1
         elif operands[0] == SUBGROUP:
             self._sg[act.reshape(-1, S).any(axis=1)] += 1
+        else:
+            return
+        self._keys()
 
     def memory_access(self, st: Any, ev: Any) -> None:
         a = ev.allocation
@@ -88,58 +103,72 @@ class RacePlugin(Plugin):
         if not len(lanes):
             return
         sh = self._shadows.get(a.id)
-        low = int(np.bitwise_or.reduce(offs)) | size
-        cell = min(low & -low, 64)
-        if sh is None:
-            sh = self._shadows[a.id] = _Shadow(a.size, cell, a is st.local)
-        elif cell < sh.cell:
-            sh.split(cell)
+        if sh is None or size % sh.cell or (offs & (sh.cell - 1)).any():
+            low = int(np.bitwise_or.reduce(offs)) | size
+            cell = min(low & -low, 64)
+            if sh is None:
+                sh = self._shadows[a.id] = _Shadow(a.size, cell, a is st.local)
+            elif cell < sh.cell:
+                sh.split(cell)
         k = size // sh.cell
-        cells = offs // sh.cell
+        cells = offs // sh.cell if sh.cell > 1 else offs
         if k > 1:
             cells = (cells[:, None] + np.arange(k)).ravel()
             lanes = np.repeat(lanes, k)
-        S, P = st.geom.sub_group_size, st.geom.lanes_per_group
-        item = np.int64(st.first_group * P) + lanes
-        wg, sg = self._wg[lanes // P], self._sg[lanes // S]
-        key = item | ((wg & WG_MASK) << WG_SHIFT) | ((sg & SG_MASK) << SG_SHIFT)
+        key = self._key if len(lanes) == st.L and ev.lane_index is None and ev.mask is None \
+            and k == 1 and not ev.kind.startswith("block_") else self._key[lanes]
+        sg_bits = st.geom.sub_group_size.bit_length() - 1  # sizes are powers of two
 
         def unordered(prev: np.ndarray) -> np.ndarray:
             """Accesses ``prev`` (keys) by other work-items that no barrier orders before now."""
-            pi = prev & ITEM_MASK
-            same_group = pi // P == item // P
-            wg_differs = ((prev >> WG_SHIFT) & WG_MASK) != (wg & WG_MASK)
-            sg_differs = (pi // S == item // S) & ((prev >> SG_SHIFT) != (sg & SG_MASK))
-            return (prev >= 0) & (pi != item) & ~(same_group & (wg_differs | sg_differs))
+            out = (prev >= 0) & ((prev & ITEM_MASK) != (key & ITEM_MASK))
+            pos = np.flatnonzero(out)
+            if len(pos):
+                p, c = prev[pos], key[pos]
+                x = p ^ c
+                same_group = (x & ITEM_MASK) >> LOCAL_BITS == 0
+                same_sg = (x & ITEM_MASK) >> sg_bits == 0
+                wg_differs = (x >> WG_SHIFT) & WG_MASK != 0
+                sg_differs = (x >> SG_SHIFT) != 0
+                out[pos] = ~(same_group & (wg_differs | (same_sg & sg_differs)))
+            return out
 
         w0 = sh.w[cells]
         after_write = unordered(w0)
         r0 = sh.r[cells]
-        same_epoch = (r0 >= 0) & ((r0 >> WG_SHIFT) == (key >> WG_SHIFT))
         if ev.kind in ("store", "block_write"):
-            after_read = unordered(r0) | (sh.rm[cells] & same_epoch & ((r0 & ITEM_MASK) == item))
+            after_read = unordered(r0)
+            multi = np.flatnonzero(sh.rm[cells] & ~after_read)
+            if len(multi):  # the last reader is this work-item, but others read it too
+                same = (r0[multi] >> WG_SHIFT) == (key[multi] >> WG_SHIFT)
+                after_read[multi[same]] = True
             sh.w[cells] = key
-            same = sh.w[cells] != key
-            self._report(st, ev, lanes, after_write, "write after an unordered write", w0, P)
+            same_instruction = sh.w[cells] != key
+            self._report(st, ev, lanes, after_write, "write after an unordered write", w0)
             self._report(st, ev, lanes, after_read & ~after_write, "write after an unordered read",
-                         r0, P)
-            self._report(st, ev, lanes, same, "write to a location another work-item writes in "
-                         "the same instruction", None, P)
-        else:
-            other = unordered(r0)
-            sh.rm[cells] = other | (sh.rm[cells] & same_epoch)
-            sh.r[cells] = key
-            sh.rm[cells[sh.r[cells] != key]] = True
-            self._report(st, ev, lanes, after_write, "read after an unordered write", w0, P)
+                         r0)
+            self._report(st, ev, lanes, same_instruction, "write to a location another "
+                         "work-item writes in the same instruction", None)
+            return
+        other = (r0 >= 0) & ((r0 ^ key) & ITEM_MASK != 0) & ((r0 ^ key) >> WG_SHIFT == 0)
+        stale = np.flatnonzero(sh.rm[cells])
+        if len(stale):  # several readers of an earlier epoch: forget them
+            old = (r0[stale] >> WG_SHIFT) != (key[stale] >> WG_SHIFT)
+            sh.rm[cells[stale[old]]] = False
+        sh.rm[cells[other]] = True
+        sh.r[cells] = key
+        sh.rm[cells[sh.r[cells] != key]] = True
+        self._report(st, ev, lanes, after_write, "read after an unordered write", w0)
 
     def _report(self, st: Any, ev: Any, lanes: np.ndarray, bad: np.ndarray, what: str,
-                prev: np.ndarray | None, P: int) -> None:
+                prev: np.ndarray | None) -> None:
         if not bad.any():
             return
         where = "local" if ev.allocation.space == "local" else "global"
         msg = f"{ev.kind} of {where} memory: {what}"
         if prev is not None:
             other = int(prev[np.argmax(bad)] & ITEM_MASK)
-            msg += f" by work-item {other % P} (local linear id) of work-group #{other // P}"
+            msg += (f" by work-item {other & ((1 << LOCAL_BITS) - 1)} (local linear id) of "
+                    f"work-group #{other >> LOCAL_BITS}")
         self.flag(st, "data-race", np.unique(lanes[bad]), msg)
 
