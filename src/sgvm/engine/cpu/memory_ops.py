@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import numpy as np
 
-from ...errors import UnsupportedError
 from ...runtime.memory import OFFSET_BITS
 from ...spirv import Instruction, Type
 from . import types as T
@@ -74,14 +73,26 @@ def pack(t: Type, value, L: int) -> np.ndarray:
 
 @builder("OpVariable")
 def _variable(ctx, inst) -> Op:
+    """A ``Function`` variable: one private slot per lane. With an Initializer,
+    "the variable's initial value" is stored for the lanes executing it."""
     off, size = ctx.program.private_slots[inst.result_id]
-    if len(inst.operands) > 1:
-        raise UnsupportedError("OpVariable with an initializer in a function")
 
     def run(r, st):
         return affine(st.private.base + off * st.L, size, st.L, U64)
 
-    return Op(inst.result_id, run, True, False)
+    if len(inst.operands) == 1:
+        return Op(inst.result_id, run, True, False)
+    init = inst.operands[1].value
+    t = ctx.type_of(init)
+
+    def run_init(r, st):
+        p = run(r, st)
+        value = r[init]
+        raw = np.asarray(value, U8) if t.op == "Bool" else pack(t, value, st.L)
+        store(st, p, raw, U8, T.size_of(t), 1)
+        return p
+
+    return Op(inst.result_id, run_init, False, False)
 
 
 @builder("OpLoad", affine="consume")

@@ -21,6 +21,7 @@ import numpy as np
 from ...errors import UnsupportedError
 from ...runtime.memory import Allocation
 from ...spirv import Constant, Module, Type
+from . import spec_constants
 from . import types as T
 from .decode import Context, DFunction, decode_function
 from .image_ops import constant_sampler
@@ -39,8 +40,6 @@ def constant_value(module: Module, c: Constant, values: dict[int, Any]) -> Any:
     t = c.type
     if c.op == "OpConstantSampler":
         return constant_sampler(c.value)
-    if c.op == "OpSpecConstantOp":
-        raise UnsupportedError(f"OpSpecConstantOp {c.value['opcode']} (%{c.id})")
     if c.value is None:
         return zero(t)
     if t.op == "Bool":
@@ -80,10 +79,11 @@ class Program:
         self.entry_point = ep
         bound = module.header.bound
         self.template: list[Any] = [None] * bound
-        self._constants()
         self.builtin_vars: dict[int, str] = module.builtin_variables()
         self.builtin_loads: dict[int, str] = {}
         self.affine_builtin_loads: set[int] = set()
+        self.ctx = Context(module, self)
+        self._constants()
         self.local_vars: dict[int, int] = {}  # Workgroup variable → offset in the group region
         self.local_bytes = 0
         self.private_slots: dict[int, tuple[int, int]] = {}  # variable → (lane-slot offset, size)
@@ -92,7 +92,6 @@ class Program:
         self._scan_functions()
         self.functions: dict[int, DFunction] = {}
         self._wanted: list[int] = [ep.function]
-        self.ctx = Context(module, self)
         while self._wanted:
             fid = self._wanted.pop()
             if fid not in self.functions:
@@ -118,7 +117,8 @@ class Program:
         for uid, t in m.undefs.items():  # first: constant composites may use OpUndef
             self.template[uid] = zero(t)
         for cid, c in m.constants.items():
-            self.template[cid] = constant_value(m, c, self.template)
+            self.template[cid] = (spec_constants.evaluate(self.ctx, c) if c.op == "OpSpecConstantOp"
+                                  else constant_value(m, c, self.template))
 
     def _variables(self) -> None:
         m = self.module
