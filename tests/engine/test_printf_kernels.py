@@ -1,0 +1,74 @@
+"""printf through whole kernels at -O2 and -O0: scalars, strings, vector formats, calls
+from helper functions, divergent printing, and work-item order across work-groups and
+batches (OpenCL C 2.0 s6.13.13; sgvm orders output by global linear id)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from .harness import OPTS, build, run
+
+SRC = r"""
+void report(int i, float x) { printf("helper %d: %.3f\n", i, x); }
+
+kernel void k(global const float *f, global const int *v)
+{
+    int i = get_global_id(0);
+    int4 iv = (int4)(i, -i, 2 * i, v[i]);
+    float2 fv = (float2)(f[i], -f[i]);
+    printf("wi %3d grp %d lid %d: %s %c %5.2f %x|%v4hld|%v2hlf|%#v4hhx\n", i,
+           (int)get_group_id(0), (int)get_local_id(0), "str", 'A' + i % 26, f[i], v[i],
+           iv, fv, convert_uchar4(iv));
+    if (i % 3 == 1)
+        report(i, f[i] * 2.0f);
+    if (v[i] < 0)
+        return;
+    printf("tail %ld %u\n", (long)i * 1000000000L, (uint)v[i]);
+}
+"""
+
+
+def _c_float(x: float, prec: int) -> str:
+    return f"{x:.{prec}f}"
+
+
+def _expected(f: np.ndarray, v: np.ndarray, local: int) -> str:
+    out = []
+    for i in range(len(f)):
+        iv = [i, -i, 2 * i, int(v[i])]
+        u4 = [x % 256 for x in iv]
+        u4s = ",".join(f"{x:#x}" if x else "0" for x in u4)
+        out.append(f"wi {i:3d} grp {i // local} lid {i % local}: str {chr(65 + i % 26)} "
+                   f"{float(f[i]):5.2f} {int(v[i]) % 2**32:x}|{','.join(map(str, iv))}|"
+                   f"{float(f[i]):f},{-float(f[i]):f}|{u4s}\n")
+        if i % 3 == 1:
+            out.append(f"helper {i}: {_c_float(float(np.float32(f[i]) * np.float32(2)), 3)}\n")
+        if v[i] >= 0:
+            out.append(f"tail {i * 1000000000} {int(v[i])}\n")
+    return "".join(out)
+
+
+@pytest.mark.parametrize("opts", OPTS)
+@pytest.mark.parametrize(("n", "local"), [(37, 1), (96, 16), (200, 8)])
+def test_printf_in_work_item_order(opts: str, n: int, local: int, monkeypatch) -> None:
+    monkeypatch.setenv("SGVM_BATCH_LANES", "64")  # several batches: order must still hold
+    rng = np.random.default_rng(n)
+    f = rng.uniform(-100, 100, n).astype(np.float32)
+    v = rng.integers(-50, 1000, n).astype(np.int32)
+    _, res = run(build(SRC, opts), "k", [f, v], (n,), (local,))
+    assert res.printf == _expected(f, v, local)
+
+
+MULTI_D = r"""
+kernel void k2()
+{
+    printf("(%d,%d)", (int)get_global_id(0), (int)get_global_id(1));
+}
+"""
+
+
+@pytest.mark.parametrize("opts", OPTS)
+def test_printf_order_in_2d(opts: str) -> None:
+    _, res = run(build(MULTI_D, opts), "k2", [], (4, 3), (2, 3))
+    assert res.printf == "".join(f"({x},{y})" for y in range(3) for x in range(4))
