@@ -8,6 +8,7 @@ batch runs in lock-step through ``engine.cpu.scheduler``.
 
 from __future__ import annotations
 
+import functools
 import os
 import sys
 import time
@@ -181,6 +182,16 @@ def launch(module: Module, kernel: str, args: Sequence[KernelArg], ndrange: NDRa
     return result
 
 
+@functools.lru_cache(maxsize=4)
+def _group_offsets(ngroups: int, lanes_per_group: int, local_bytes: int) -> np.ndarray:
+    """Per lane: the byte offset of its work-group's region in a batch's local arena
+    (the same for every full batch of a launch, so computed once)."""
+    group = np.repeat(np.arange(ngroups, dtype=np.uint64), lanes_per_group)
+    out = group * np.uint64(local_bytes)
+    out.flags.writeable = False
+    return out
+
+
 def _prepare(st: Any, prog: Any, values: list, local_args: list, local_bytes: int) -> None:
     """Per-batch arenas and the register template with arguments and local pointers."""
     tpl = list(prog.template)
@@ -191,8 +202,8 @@ def _prepare(st: Any, prog: Any, values: list, local_args: list, local_bytes: in
         st.private = Allocation(np.zeros(prog.private_bytes * L, np.uint8), "private", "private")
     if local_bytes:
         st.local = Allocation(np.zeros(local_bytes * st.ngroups, np.uint8), "local", "local")
-        group = np.repeat(np.arange(st.ngroups, dtype=np.uint64), st.geom.lanes_per_group)
-        st.local_base = np.uint64(st.local.base) + group * np.uint64(local_bytes)
+        offsets = _group_offsets(st.ngroups, st.geom.lanes_per_group, local_bytes)
+        st.local_base = offsets + np.uint64(st.local.base)
         for vid, off in prog.local_vars.items():
             tpl[vid] = st.local_base + np.uint64(off)
         for pid, off in local_args:

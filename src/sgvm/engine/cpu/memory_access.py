@@ -141,6 +141,15 @@ def _gather_index(st: Batch, p: np.ndarray, sel, dtype: np.dtype, count: int, al
                   write: bool, what: str):
     """Per-allocation groups ``(allocation, lane positions in p or None, byte offsets)``."""
     nbytes = dtype.itemsize * count
+    # Fast path: offsets from the first lane's allocation; any lane in another
+    # allocation gets an offset >= 2**40 (or wraps), so one max checks them all.
+    aid = int(p[0]) >> OFFSET_BITS
+    a = allocation(aid) if aid else None
+    if a is not None and not (write and a.read_only):
+        off = p - np.uint64(aid << OFFSET_BITS)
+        if not (align > 1 and (off & np.uint64(align - 1)).any()) \
+                and int(off.max()) + nbytes <= a.size:
+            return [(a, None, off)]
     lo, hi = int(p.min()), int(p.max())
 
     def error() -> KernelMemoryError:
@@ -167,11 +176,24 @@ def _gather_index(st: Batch, p: np.ndarray, sel, dtype: np.dtype, count: int, al
     return groups
 
 
-def _read(a: Allocation, off: np.ndarray, dtype: np.dtype, count: int) -> np.ndarray:
+def _element_index(off: np.ndarray, size: int, scratch: bool) -> np.ndarray:
+    """Element indexes of size-aligned byte offsets (< 2**40, so the int64 view is
+    exact); ``scratch``: ``off`` is a temporary that may be overwritten."""
+    if size == 1:
+        return off.view(np.intp)
+    shift = np.uint64(size.bit_length() - 1)
+    idx = np.right_shift(off, shift, out=off) if scratch else off >> shift
+    return idx.view(np.intp)
+
+
+def _read(a: Allocation, off: np.ndarray, dtype: np.dtype, count: int,
+          aligned: bool = False, scratch: bool = False) -> np.ndarray:
+    """Gather ``count`` elements at each byte offset; ``aligned``: offsets are known to be
+    multiples of the element size."""
     size = dtype.itemsize
-    if size == 1 or not (off & np.uint64(size - 1)).any():
+    if size == 1 or aligned or not (off & np.uint64(size - 1)).any():
         view = _typed(a, dtype)
-        idx = (off >> np.uint64(size.bit_length() - 1)).astype(np.intp)
+        idx = _element_index(off, size, scratch)
         if count == 1:
             return view[idx]
         return view[idx[:, None] + np.arange(count)]
@@ -180,11 +202,12 @@ def _read(a: Allocation, off: np.ndarray, dtype: np.dtype, count: int) -> np.nda
     return v[:, 0] if count == 1 else v
 
 
-def _write(a: Allocation, off: np.ndarray, values: np.ndarray, dtype: np.dtype, count: int) -> None:
+def _write(a: Allocation, off: np.ndarray, values: np.ndarray, dtype: np.dtype, count: int,
+           aligned: bool = False, scratch: bool = False) -> None:
     size = dtype.itemsize
-    if size == 1 or not (off & np.uint64(size - 1)).any():
+    if size == 1 or aligned or not (off & np.uint64(size - 1)).any():
         view = _typed(a, dtype)
-        idx = (off >> np.uint64(size.bit_length() - 1)).astype(np.intp)
+        idx = _element_index(off, size, scratch)
         if count == 1:
             view[idx] = values
         else:
@@ -247,17 +270,18 @@ def _load(st: Batch, ptr, dtype: np.dtype, count: int, align: int):
         if not len(p):
             return np.zeros((L,) if count == 1 else (L, count), dtype)
     groups = _gather_index(st, p, sel, dtype, count, align, False, "load")
+    aligned, scratch = align >= dtype.itemsize, not st.obs_memory
     if sel is None and len(groups) == 1:
         a, _, off = groups[0]
         if st.obs_memory:
             st.notify_memory("load", a, off, nbytes)
-        return _read(a, off, dtype, count)
+        return _read(a, off, dtype, count, aligned, scratch)
     out = np.zeros((L,) if count == 1 else (L, count), dtype)
     for a, pos, off in groups:
         dest = sel if pos is None else (pos if sel is None else sel[pos])
-        out[dest] = _read(a, off, dtype, count)
         if st.obs_memory:
             st.notify_memory("load", a, off, nbytes, dest)
+        out[dest] = _read(a, off, dtype, count, aligned, scratch)
     return out
 
 
@@ -326,9 +350,10 @@ def _store(st: Batch, ptr, value, dtype: np.dtype, count: int, align: int) -> No
             return
     groups = _gather_index(st, p, sel, dtype, count, align, True, "store")
     full = lanes(value, L, vec)
+    aligned, scratch = align >= dtype.itemsize, not st.obs_memory
     for a, pos, off in groups:
         src = sel if pos is None else (pos if sel is None else sel[pos])
         vals = full if src is None else full[src]
-        _write(a, off, vals, dtype, count)
+        _write(a, off, vals, dtype, count, aligned, scratch)
         if st.obs_memory:
             st.notify_memory("store", a, off, nbytes, src)
