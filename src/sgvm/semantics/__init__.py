@@ -19,7 +19,8 @@ Array conventions
 - Values keep their NumPy dtype (int8 ... uint64, float16/32/64). Integer
   arithmetic wraps at every width; float16 rounds to half at every step.
 - Group-wide results (reduce, all/any, broadcast) are repeated in every lane,
-  so every function returns arrays of the input's (G, S[, N]) shape.
+  so every function returns arrays of the input's (G, S[, N]) shape;
+  ``reduce_groups`` is ``reduce`` once per group, (G[, N]).
 - Functions that can hit undefined behaviour return or offer a bool mask of it
   (``out_of_range``, ``*_undefined``, ``*_misaligned``) for the checkers.
 """
@@ -33,6 +34,7 @@ from .collectives import (
     group_lane_id,
     identity,
     reduce,
+    reduce_groups,
     scan_exclusive,
     scan_inclusive,
 )
@@ -98,6 +100,7 @@ __all__ = [
     "num_sub_groups",
     "read_misaligned",
     "reduce",
+    "reduce_groups",
     "scan_exclusive",
     "scan_inclusive",
     "shuffle",

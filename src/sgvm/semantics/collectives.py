@@ -116,7 +116,28 @@ def reduce(op: Op, x: np.ndarray, active: np.ndarray) -> np.ndarray:
     last lane of ``scan_inclusive``.
     """
     x = np.asarray(x)
-    return _per_group(scan_inclusive(op, x, active)[:, -1], x.shape[1])
+    return _per_group(reduce_groups(op, x, active), x.shape[1])
+
+
+def reduce_groups(op: Op, x: np.ndarray, active: np.ndarray) -> np.ndarray:
+    """``reduce`` once per group: shape ``(G,) + x.shape[2:]``.
+
+    When every lane is active no filling is needed: integers reduce in any order
+    (add wraps, min/max compare exactly), floats fold the lanes left to right,
+    the same sequence of rounded steps as ``scan_inclusive``.
+    """
+    x = np.asarray(x)
+    if not np.all(active):
+        return scan_inclusive(op, x, active)[:, -1]
+    if x.dtype.kind in "iu":
+        if op == "add" and x.ndim == 2:
+            return np.einsum("ij->i", x)  # a wrapping sum, faster than add.reduce on rows
+        return _UFUNC[op].reduce(x, axis=1, dtype=x.dtype)
+    ufunc = _UFUNC[op]
+    acc = x[:, 0].copy()
+    for lane in range(1, x.shape[1]):
+        ufunc(acc, x[:, lane], out=acc)
+    return acc
 
 
 def all_(pred: np.ndarray, active: np.ndarray) -> np.ndarray:

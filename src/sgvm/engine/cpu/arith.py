@@ -13,7 +13,7 @@ import numpy as np
 
 from .registry import Op, builder
 from .types import signed
-from .values import Affine, affine, arr
+from .values import Affine, GroupUniform, affine, arr, group_binary
 
 # -- helpers -------------------------------------------------------------------
 
@@ -134,8 +134,10 @@ def _bit_reverse(a):
     return out
 
 
-def _affine_binary(op: str, a, b):
-    """``op`` on an Affine and a uniform scalar / another Affine, or None."""
+def _affine_binary(op: str, a, b, S: int):
+    """``op`` on an Affine and a uniform scalar / another Affine, or None.
+
+    ``S``: the sub-group size, for results constant within each sub-group."""
     ta, tb = type(a) is Affine, type(b) is Affine
     if ta and tb:
         if op == "OpIAdd":
@@ -155,6 +157,8 @@ def _affine_binary(op: str, a, b):
             return affine(a.base << c, a.stride << c, a.n, a.dtype)
         if op in _CMP_AFFINE:
             return _affine_compare(op, a, c)
+        if op in _GROUP_CONSTANT:
+            return _affine_per_group(op, a, c, S)
         return None
     if tb and np.ndim(a) == 0:
         c = int(a)
@@ -165,6 +169,28 @@ def _affine_binary(op: str, a, b):
         if op == "OpIMul":
             return affine(b.base * c, b.stride * c, b.n, b.dtype)
     return None
+
+
+# Unsigned ``x op c`` that is constant on an integer range whose bounds share the
+# bits above ``spread`` (the highest bit where they differ, plus one).
+_GROUP_CONSTANT = {
+    "OpBitwiseAnd": lambda c, spread: c & ((1 << spread) - 1) == 0,
+    "OpShiftRightLogical": lambda c, spread: spread <= c,
+    "OpUDiv": lambda c, spread: c > 0 and c & (c - 1) == 0 and spread <= c.bit_length() - 1,
+}
+
+
+def _affine_per_group(op: str, a: Affine, c: int, S: int) -> GroupUniform | None:
+    """``op`` on an Affine and a constant when the result is the same in every lane of
+    each sub-group (``gid & ~15``, ``gid >> 4``, ``gid / 16`` with ``S = 16``), else None."""
+    if a.n % S or a.stride < 0 or (op == "OpShiftRightLogical" and c >= a.dtype.itemsize * 8):
+        return None
+    first = Affine(a.base, a.stride * S, a.n // S, a.dtype).materialize()
+    last = first + a.dtype.type(a.stride * (S - 1))  # no wrap: Affine's invariant
+    spread = int(np.bitwise_or.reduce(first ^ last)).bit_length()
+    if not _GROUP_CONSTANT[op](c, spread):
+        return None
+    return GroupUniform(BINARY[op](first, a.dtype.type(c)), S)
 
 
 def _affine_compare(op: str, a: Affine, c: int):
@@ -183,6 +209,17 @@ def _affine_compare(op: str, a: Affine, c: int):
     return None
 
 
+def _lazy_binary(opname: str, f, x, y, st, vector: bool, mixed: bool):
+    """``f(x, y)`` kept lazy or computed without materialising a lazy operand, else None
+    (``mixed``: one operand is a vector and the other a scalar)."""
+    tx, ty = type(x), type(y)
+    if (tx is GroupUniform or ty is GroupUniform) and not mixed:
+        return group_binary(f, x, y, vector)
+    if tx is Affine or ty is Affine:
+        return _affine_binary(opname, x, y, st.geom.sub_group_size)
+    return None
+
+
 @builder(*BINARY, affine="produce")
 def _binary(ctx, inst) -> Op:
     a, b = inst.operands[0].value, inst.operands[1].value
@@ -196,8 +233,8 @@ def _binary(ctx, inst) -> Op:
     if opname.startswith(("OpShift",)):
         def run(r, st):
             x, y = r[a], r[b]
-            if may_affine and (type(x) is Affine or type(y) is Affine):
-                v = _affine_binary(opname, x, y)
+            if may_affine:
+                v = _lazy_binary(opname, f, x, y, st, vec, mixed)
                 if v is not None:
                     return v
                 x, y = arr(x), arr(y)
@@ -209,12 +246,10 @@ def _binary(ctx, inst) -> Op:
     if may_affine:
         def run(r, st):
             x, y = r[a], r[b]
-            if type(x) is Affine or type(y) is Affine:
-                v = _affine_binary(opname, x, y)
-                if v is not None:
-                    return v
-                x, y = arr(x), arr(y)
-            return f(x, y)
+            v = _lazy_binary(opname, f, x, y, st, vec, mixed)
+            if v is not None:
+                return v
+            return f(arr(x), arr(y))
         return Op(d, run, True, vec)
     if mixed:
         def run(r, st):

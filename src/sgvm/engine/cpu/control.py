@@ -28,7 +28,7 @@ def _call(ctx, inst) -> Op:
         frame = st.template.copy()
         for p, a in zip(callee.params, args, strict=False):
             frame[p] = arr(r[a])
-        return call(callee, frame, st, st.mask)
+        return arr(call(callee, frame, st, st.mask))  # the caller expects no lazy value
 
     return Op(inst.result_id or 0, run, False, vec)
 

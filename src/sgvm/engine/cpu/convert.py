@@ -14,7 +14,7 @@ import numpy as np
 from ...spirv import Instruction
 from . import types as T
 from .registry import Op, builder
-from .values import Affine, affine, arr
+from .values import Affine, GroupUniform, affine, arr
 
 _ROUND = {"RTE": np.rint, "RTZ": np.trunc, "RTP": np.ceil, "RTN": np.floor}
 
@@ -107,6 +107,8 @@ def _iconv(ctx, inst) -> Op:
             if not sat and max(x.base, x.last) < 1 << (min(src.itemsize, dst.itemsize) * 8 - 1):
                 return affine(x.base, x.stride, x.n, dst)
             x = x.materialize()
+        elif type(x) is GroupUniform:
+            return GroupUniform(_int_convert(x.values, src, dst, src_signed, dst_signed, sat), x.k)
         return _int_convert(x, src, dst, src_signed, dst_signed, sat)
 
     return Op(inst.result_id, run, True, ctx.rtype(inst).op == "Vector")

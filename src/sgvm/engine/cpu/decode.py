@@ -17,7 +17,7 @@ import numpy as np
 from ...errors import UnsupportedError
 from ...spirv import Function, Instruction, Module, Type
 from . import types as T
-from .registry import AFFINE_AWARE, AFFINE_PRODUCERS, BUILDERS, Op
+from .registry import AFFINE_AWARE, AFFINE_PRODUCERS, AFFINE_SOURCES, BUILDERS, Op
 from .values import arr
 
 if TYPE_CHECKING:
@@ -272,7 +272,8 @@ def _escaping_values(fn: Function) -> set[int]:
 
 
 def _affine_analysis(ctx: Context, fn: Function) -> None:
-    """Find the values that may hold an Affine at run time (a fixpoint over phis)."""
+    """Find the values that may hold a lazy value (Affine, GroupUniform) at run time
+    (a fixpoint over phis)."""
     sources = ctx.program.affine_builtin_loads
     may = ctx.maybe_affine
     changed = True
@@ -284,7 +285,7 @@ def _affine_analysis(ctx: Context, fn: Function) -> None:
                 if rid is None or rid in may:
                     continue
                 op = inst.opname
-                if (op == "OpVariable"
+                if (op == "OpVariable" or op in AFFINE_SOURCES
                         or (op == "OpCompositeExtract" and inst.operands[0].value in sources)
                         or ((op in AFFINE_PRODUCERS or op == "OpPhi")
                             and any(i in may for i in inst.ids()))):

@@ -25,7 +25,7 @@ from ...errors import UnsupportedError
 from . import types as T
 from .collective import WORKGROUP, Grouping, constant_scope
 from .registry import Op, builder
-from .values import arr, is_lane_array
+from .values import GroupUniform, arr, is_lane_array
 
 # opname → (semantics op, integers read as signed)
 _ARITH = {
@@ -35,19 +35,20 @@ _ARITH = {
 }
 # GroupOperation (SPIR-V 1.6 s3.28) → its name and the semantics function.
 _OPERATIONS = {
-    0: ("Reduce", sem.reduce),
+    0: ("Reduce", sem.reduce_groups),
     1: ("InclusiveScan", sem.scan_inclusive),
     2: ("ExclusiveScan", sem.scan_exclusive),
 }
 
 
-@builder(*_ARITH)
+@builder(*_ARITH, affine="source")
 def _arith(ctx, inst) -> Op:
-    """OpGroup<op>: reduce or scan ``X`` over the group (semantics.reduce / scan_*).
+    """OpGroup<op>: reduce or scan ``X`` over the group (semantics.reduce_groups / scan_*).
 
     "The identity I for Operation is 0 [add], +INF / the largest integer [min],
     -INF / the smallest integer [max]"; integer arithmetic wraps at the operand's
-    width; SMin/SMax compare as two's complement.
+    width; SMin/SMax compare as two's complement. A reduction is a GroupUniform:
+    one value per group, not repeated in its lanes.
     """
     scope = constant_scope(ctx, inst, 0)
     operation = inst.operands[1].value
@@ -68,7 +69,7 @@ def _arith(ctx, inst) -> Op:
             out = fn(op, v, g.active)
         if st.obs_collective:
             g.emit(opname, name)
-        return g.join(out)
+        return GroupUniform(out, g.K) if operation == 0 else g.join(out)
 
     return Op(inst.result_id, run, False, vec)
 

@@ -21,7 +21,7 @@ from ...errors import KernelMemoryError
 from ...runtime.memory import OFFSET_BITS, OFFSET_MASK, Allocation, allocation
 from .batch import Batch
 from .memory_events import MemoryFault
-from .values import Affine, arr, lanes
+from .values import Affine, GroupUniform, arr, lanes
 
 _M = np.uint64(OFFSET_MASK)
 _SH = np.uint64(OFFSET_BITS)
@@ -219,6 +219,8 @@ def _write(a: Allocation, off: np.ndarray, values: np.ndarray, dtype: np.dtype, 
 
 def load(st: Batch, ptr, dtype: np.dtype, count: int, align: int):
     """Load a scalar (count 1) or ``count``-vector of ``dtype`` through ``ptr``."""
+    if type(ptr) is GroupUniform:
+        ptr = ptr.materialize()
     try:
         return _load(st, ptr, dtype, count, align)
     except KernelMemoryError:
@@ -287,6 +289,10 @@ def _load(st: Batch, ptr, dtype: np.dtype, count: int, align: int):
 
 def store(st: Batch, ptr, value, dtype: np.dtype, count: int, align: int) -> None:
     """Store ``value`` (uniform or per lane) through ``ptr`` for the active lanes."""
+    if type(ptr) is GroupUniform:
+        ptr = ptr.materialize()
+    if type(value) is GroupUniform:
+        value = value.materialize()
     try:
         return _store(st, ptr, value, dtype, count, align)
     except KernelMemoryError:

@@ -18,7 +18,7 @@ from ...spirv import Instruction, Type
 from . import types as T
 from .memory_access import load, store
 from .registry import Op, builder
-from .values import Affine, affine, arr
+from .values import Affine, GroupUniform, affine, arr
 
 U64 = np.dtype(np.uint64)
 U8 = np.dtype(np.uint8)
@@ -124,7 +124,7 @@ def _store(ctx, inst) -> Op:
         size = T.size_of(t)
 
         def run_raw(r, st):
-            store(st, r[p], pack(t, r[v], st.L) if t.op != "Bool" else np.asarray(r[v], U8),
+            store(st, r[p], pack(t, r[v], st.L) if t.op != "Bool" else np.asarray(arr(r[v]), U8),
                   U8, size, 1)
 
         return Op(0, run_raw, False, False)
@@ -140,25 +140,37 @@ def _store(ctx, inst) -> Op:
 
 
 def _add(acc, x, stride: int, sdt: np.dtype | None):
-    """``acc + x * stride`` where acc is int / Affine / uint64 array and x likewise
-    (``sdt``: the signed dtype to read a dynamic index with; None: x is a Python int)."""
-    if sdt is None or (np.ndim(x) == 0 and type(x) is not Affine):
+    """``acc + x * stride`` where acc is int / Affine / GroupUniform / uint64 array and x
+    likewise (``sdt``: the signed dtype to read a dynamic index with; None: x is a Python
+    int)."""
+    if sdt is None or (np.ndim(x) == 0 and type(x) is not Affine and type(x) is not GroupUniform):
         c = (int(x) if sdt is None else int(np.asarray(x).view(sdt))) * stride
         if type(acc) is int:
             return acc + c
         if type(acc) is Affine:
             return affine(acc.base + c, acc.stride, acc.n, U64)
+        if type(acc) is GroupUniform:
+            return GroupUniform(acc.values + np.uint64(c % _WRAP), acc.k)
         return acc + np.uint64(c % _WRAP)
+    if type(x) is GroupUniform:
+        if type(acc) is int:
+            return GroupUniform(_scaled(x.values, stride, sdt) + np.uint64(acc % _WRAP), x.k)
+        if type(acc) is GroupUniform and acc.k == x.k:
+            return GroupUniform(acc.values + _scaled(x.values, stride, sdt), x.k)
     if type(x) is Affine:
         if type(acc) is int:
             return affine(acc + x.base * stride, x.stride * stride, x.n, U64)
         if type(acc) is Affine:
             return affine(acc.base + x.base * stride, acc.stride + x.stride * stride, x.n, U64)
-        x = x.materialize()
-    xi = x.view(sdt).astype(np.int64).view(np.uint64) * np.uint64(stride % _WRAP)
+    xi = _scaled(arr(x), stride, sdt)
     if type(acc) is int:
         return xi + np.uint64(acc % _WRAP)
     return arr(acc) + xi
+
+
+def _scaled(x: np.ndarray, stride: int, sdt: np.dtype) -> np.ndarray:
+    """``x`` read as ``sdt`` times ``stride``, as wrapping uint64."""
+    return x.view(sdt).astype(np.int64).view(np.uint64) * np.uint64(stride % _WRAP)
 
 
 def _chain(ctx, base_type: Type, indexes: list[int], element: int | None):
@@ -200,7 +212,7 @@ def _access_chain(ctx, inst) -> Op:
 
     def run(r, st):
         b = r[base]
-        acc = int(b) if np.ndim(b) == 0 and type(b) is not Affine else b
+        acc = int(b) if np.ndim(b) == 0 and type(b) is not Affine and type(b) is not GroupUniform else b
         if const:
             acc = _add(acc, const, 1, None)
         for i, s, sdt in dyn:

@@ -46,7 +46,7 @@ def _targets(blk: DBlock, regs: list, mask: np.ndarray | None):
         return blk.args[0]
     if blk.kind == COND:
         cid, t, f = blk.args
-        cond = regs[cid]
+        cond = arr(regs[cid])
         if np.ndim(cond) == 0:
             return t if cond else f
         any_, all_ = _any_all(cond, mask)

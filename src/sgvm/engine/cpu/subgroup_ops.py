@@ -23,7 +23,7 @@ from .collective import SUBGROUP, Grouping
 from .memory_access import load, store
 from .memory_events import block_access
 from .registry import Op, builder
-from .values import arr, is_lane_array, lanes
+from .values import GroupUniform, arr, is_lane_array
 
 U64 = np.dtype(np.uint64)
 
@@ -77,12 +77,45 @@ def _gather_uniform(values: list[np.ndarray], src: sem.ShuffleSource) -> np.ndar
     ``values``: the current data, then the second source (next / previous) if any."""
     K = values[0].shape[1]
     lane, second, oor = (np.broadcast_to(a, (K,)) for a in src)
-    out = values[0][:, lane]
-    if len(values) > 1 and second.any():
-        out[:, second] = values[1][:, lane[second]]
-    if oor.any():
-        out[:, oor] = 0
+    runs = _runs(lane, second, oor)
+    if len(runs) > _MAX_RUNS:
+        out = values[0][:, lane]
+        if len(values) > 1 and second.any():
+            out[:, second] = values[1][:, lane[second]]
+        if oor.any():
+            out[:, oor] = 0
+        return out
+    out = np.empty_like(values[0])
+    # The longest run as one contiguous copy of all lanes shifted by its distance (the
+    # lanes outside the run get other sub-groups' values), then the other runs on top.
+    k0, k1 = max(runs, key=lambda r: r[1] - r[0])
+    if not oor[k0]:
+        shift = int(lane[k0]) - k0
+        flat_out = out.reshape((-1,) + out.shape[2:])
+        flat_in = (values[1] if second[k0] else values[0]).reshape(flat_out.shape)
+        n = len(flat_out) - abs(shift)
+        flat_out[max(0, -shift):max(0, -shift) + n] = flat_in[max(0, shift):max(0, shift) + n]
+    for j0, j1 in runs:
+        if (j0, j1) == (k0, k1) and not oor[k0]:
+            continue
+        if oor[j0]:
+            out[:, j0:j1] = 0
+        else:
+            source = values[1] if second[j0] else values[0]
+            out[:, j0:j1] = source[:, lane[j0]:lane[j0] + j1 - j0]
     return out
+
+
+_MAX_RUNS = 4  # more runs than this: one column gather is faster than the slice copies
+
+
+def _runs(lane: np.ndarray, second: np.ndarray, oor: np.ndarray) -> list[tuple[int, int]]:
+    """Maximal ``[k0, k1)`` lane ranges that read consecutive lanes of one source (or are
+    all out of range)."""
+    moved = (np.diff(lane) != 1) | (second[1:] != second[:-1])
+    brk = np.flatnonzero((oor[1:] != oor[:-1]) | (moved & ~oor[1:]))
+    bounds = [0, *(brk + 1).tolist(), len(lane)]
+    return list(zip(bounds[:-1], bounds[1:], strict=True))
 
 
 def _lane_offsets(st, count: int, elem_size: int) -> np.ndarray:
@@ -96,29 +129,37 @@ def _lane_offsets(st, count: int, elem_size: int) -> np.ndarray:
     return c
 
 
-def _block_base(g: Grouping, ptr) -> tuple[np.ndarray | np.uint64, np.ndarray]:
-    """The sub-group's pointer (uniform, or per lane from the first active lane) and
-    the ``not_uniform`` mask of the per-lane pointers."""
+def _group_pointers(g: Grouping, ptr) -> np.ndarray | np.uint64:
+    """Each sub-group's block pointer, (G,) uint64 (a lane array's first active lane), or
+    one pointer for every sub-group."""
+    if type(ptr) is GroupUniform and ptr.k == g.K:
+        return ptr.values
     p = arr(ptr)
     if not is_lane_array(p, False):
-        return np.uint64(p), np.zeros(g.G, dtype=bool)
-    return g.per_lane(g.first(g.split(p, False))), g.not_uniform(p)
+        return np.uint64(p)
+    return g.first(g.split(p, False))
 
 
-def _contiguous_base(st, g: Grouping, ptr, count: int, size: int) -> np.uint64 | None:
+def _not_uniform(g: Grouping, ptr) -> np.ndarray:
+    """Bool (G,): sub-groups whose active lanes passed different block pointers."""
+    if type(ptr) is GroupUniform and ptr.k == g.K:
+        return np.zeros(g.G, dtype=bool)
+    return g.not_uniform(arr(ptr))
+
+
+def _contiguous_base(st, g: Grouping, bases, count: int, size: int) -> np.uint64 | None:
     """Fast path: with every lane active and no memory observer, sub-group ``k`` reading
     the ``S*count`` elements right after sub-group ``k-1``'s makes the batch's block one
-    contiguous range (each sub-group in ``block_offsets`` order); its start, else None."""
-    p = arr(ptr)
-    if st.mask is not None or st.obs_memory or not is_lane_array(p, False):
+    contiguous range (each sub-group in ``block_offsets`` order); its start, else None.
+    ``bases``: the sub-groups' pointers (``_group_pointers``)."""
+    if st.mask is not None or st.obs_memory or np.ndim(bases) == 0:
         return None
-    bases = p.reshape(g.G, g.K)[:, 0]
     if not (np.diff(bases) == np.uint64(g.K * count * size)).all():
         return None
     return bases[0]
 
 
-@builder("OpSubgroupBlockReadINTEL")
+@builder("OpSubgroupBlockReadINTEL", affine="consume")
 def _block_read(ctx, inst) -> Op:
     """OpSubgroupBlockReadINTEL: "Reads one or more components of Result data for each
     invocation in the subgroup from the specified Ptr as a block operation"."""
@@ -130,26 +171,27 @@ def _block_read(ctx, inst) -> Op:
 
     def run(r, st):
         g = Grouping(st, SUBGROUP)
-        start = _contiguous_base(st, g, r[p], n, size)
+        bases = _group_pointers(g, r[p])
+        start = _contiguous_base(st, g, bases, n, size)
         if start is not None and not st.obs_collective:
             try:  # one copy; the per-element path below names the offending work-item
                 block = load(st, start, dt, g.G * g.K * n, size).reshape(g.G, n, g.K)
                 return block.transpose(0, 2, 1).reshape((st.L, n) if n > 1 else (st.L,))
             except KernelMemoryError:
                 pass
-        base, mixed = _block_base(g, r[p])
+        base = bases if np.ndim(bases) == 0 else g.per_lane(bases)
         offs = _lane_offsets(st, n, size)
         with block_access(st, "block_read", base, n, size):
             cols = [load(st, base + offs[i], dt, 1, size) for i in range(n)]
         if st.obs_collective:
-            first = g.first(g.split(lanes(base, st.L), False))
-            g.emit(opname, not_uniform=mixed, read_misaligned=sem.read_misaligned(first))
+            g.emit(opname, not_uniform=_not_uniform(g, r[p]),
+                   read_misaligned=sem.read_misaligned(np.broadcast_to(bases, (g.G,))))
         return cols[0] if n == 1 else np.stack(cols, axis=1)
 
     return Op(inst.result_id, run, False, n > 1)
 
 
-@builder("OpSubgroupBlockWriteINTEL")
+@builder("OpSubgroupBlockWriteINTEL", affine="consume")
 def _block_write(ctx, inst) -> Op:
     """OpSubgroupBlockWriteINTEL: "Writes one or more components of Data for each
     invocation in the subgroup from the specified Ptr as a block operation"."""
@@ -161,7 +203,8 @@ def _block_write(ctx, inst) -> Op:
 
     def run(r, st):
         g = Grouping(st, SUBGROUP)
-        base, mixed = _block_base(g, r[p])
+        bases = _group_pointers(g, r[p])
+        base = bases if np.ndim(bases) == 0 else g.per_lane(bases)
         offs = _lane_offsets(st, n, size)
         data = arr(r[d])
         uniform = not is_lane_array(data, n > 1)
@@ -170,8 +213,8 @@ def _block_write(ctx, inst) -> Op:
                 col = data if n == 1 else (data[i] if uniform else data[:, i])
                 store(st, base + offs[i], col, dt, 1, size)
         if st.obs_collective:
-            first = g.first(g.split(lanes(base, st.L), False))
-            g.emit(opname, not_uniform=mixed, write_misaligned=sem.write_misaligned(first))
+            g.emit(opname, not_uniform=_not_uniform(g, r[p]),
+                   write_misaligned=sem.write_misaligned(np.broadcast_to(bases, (g.G,))))
         return None
 
     return Op(0, run, False, False)

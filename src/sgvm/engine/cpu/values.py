@@ -7,10 +7,14 @@ A register holds (docs/internals.md, "Values inside the CPU engine"):
 * an :class:`Affine` integer ``base + stride * lane`` that has not been
   materialised (work-item ids and addresses derived from them), so that
   loads and stores through it become slices instead of gathers;
+* a :class:`GroupUniform`: one value per run of ``k`` lanes (a sub-group or
+  work-group): reductions, and addresses such as ``p + (gid & ~15)``;
 * a tuple of member values for structs and arrays held in registers.
 
 The static SPIR-V type tells scalars from vectors; ``ndim`` tells uniform
-values from lane arrays.
+values from lane arrays. Affine and GroupUniform are the *lazy* kinds: only
+builders registered as consuming them see them (``registry.builder``); the
+others receive materialised arrays.
 """
 
 from __future__ import annotations
@@ -57,14 +61,48 @@ def affine(base: int, stride: int, n: int, dtype: np.dtype) -> Affine | np.ndarr
             + dtype.type(base % (2 * lim)))
 
 
+class GroupUniform:
+    """A lane value constant within each run of ``k`` consecutive lanes: ``values[g]``
+    (shape ``(G,)``, or ``(G, n)`` for vectors) in lanes ``g*k .. g*k + k-1``.
+
+    With ``k`` the sub-group size it is a per-sub-group uniform value, with ``k``
+    the padded work-group size a per-work-group one (both lie on whole runs of the
+    batch's ``[work-group][sub-group][lane]`` layout).
+    """
+
+    __slots__ = ("values", "k")
+
+    def __init__(self, values: np.ndarray, k: int):
+        self.values, self.k = values, k
+
+    def materialize(self) -> np.ndarray:
+        return np.repeat(self.values, self.k, axis=0)
+
+    def __repr__(self) -> str:
+        return f"GroupUniform({self.values!r}, k={self.k})"
+
+
+def group_binary(f, a, b, vector: bool = False) -> GroupUniform | None:
+    """``f(a, b)`` where ``a`` or ``b`` is a GroupUniform and the other is uniform or a
+    GroupUniform of the same ``k``, computed once per group; else None (against a lane
+    array the GroupUniform has to be materialised anyway)."""
+    ga, gb = type(a) is GroupUniform, type(b) is GroupUniform
+    if ga and gb:
+        return GroupUniform(f(a.values, b.values), a.k) if a.k == b.k else None
+    other = b if ga else a
+    if type(other) is Affine or np.ndim(other) > (1 if vector else 0):
+        return None
+    return GroupUniform(f(a.values, b) if ga else f(a, b.values), a.k if ga else b.k)
+
+
 def arr(x):
-    """``x`` with an Affine materialised (everything else unchanged)."""
-    return x.materialize() if type(x) is Affine else x
+    """``x`` with a lazy value (Affine, GroupUniform) materialised (everything else unchanged)."""
+    return x.materialize() if type(x) is Affine or type(x) is GroupUniform else x
 
 
 def is_lane_array(x, vector: bool) -> bool:
     """Whether ``x`` varies per lane (as opposed to a uniform value)."""
-    if type(x) is Affine:
+    if type(x) is Affine or type(x) is GroupUniform:
         return True
     if type(x) is tuple:
         return any(is_lane_array(m, np.ndim(m) > 1) for m in x)
