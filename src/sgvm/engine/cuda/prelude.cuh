@@ -1,0 +1,334 @@
+// sgvm CUDA prelude: helper device functions for the code rendered by
+// sgvm.engine.cuda.render. Self-contained (NVRTC needs no system header).
+// SG_SIZE (the sub-group size S) is defined before this file is included.
+typedef unsigned char u8;
+typedef unsigned short u16;
+typedef unsigned int u32;
+typedef unsigned long long u64;
+typedef signed char s8;
+typedef short s16;
+typedef int s32;
+typedef long long s64;
+typedef unsigned short hbits;  // half values are their IEEE binary16 bits
+
+// ---- launch geometry (docs/cuda.md, "Launch") -----------------------------
+struct SgCtx {
+  u64 gofs[3], enq[3], goff[3], gsize[3], ngr[3];
+  u32 dim;
+};
+
+__device__ __forceinline__ u32 sg_linear() {
+  return threadIdx.x + threadIdx.y * blockDim.x + threadIdx.z * blockDim.x * blockDim.y;
+}
+__device__ __forceinline__ u32 sg_wgvol() { return blockDim.x * blockDim.y * blockDim.z; }
+__device__ __forceinline__ u64 sg_local(int d) {
+  return d == 0 ? threadIdx.x : d == 1 ? threadIdx.y : threadIdx.z;
+}
+__device__ __forceinline__ u64 sg_lsize(int d) {
+  return d == 0 ? blockDim.x : d == 1 ? blockDim.y : blockDim.z;
+}
+__device__ __forceinline__ u64 sg_group(const SgCtx &c, int d) {
+  return (d == 0 ? blockIdx.x : d == 1 ? blockIdx.y : blockIdx.z) + c.gofs[d];
+}
+__device__ __forceinline__ u64 sg_gid(const SgCtx &c, int d) {
+  return sg_group(c, d) * c.enq[d] + sg_local(d) + c.goff[d];
+}
+__device__ __forceinline__ u64 sg_global_linear(const SgCtx &c) {
+  return (sg_gid(c, 2) - c.goff[2]) * c.gsize[0] * c.gsize[1] +
+         (sg_gid(c, 1) - c.goff[1]) * c.gsize[0] + (sg_gid(c, 0) - c.goff[0]);
+}
+// cl_intel_subgroups: sub-group id = linear local id / S, lane = linear % S;
+// the last sub-group of a work-group may be partial.
+__device__ __forceinline__ u32 sg_id() { return sg_linear() / SG_SIZE; }
+__device__ __forceinline__ u32 sg_lane() { return sg_linear() % SG_SIZE; }
+__device__ __forceinline__ u32 sg_size() {
+  u32 rest = sg_wgvol() - sg_id() * SG_SIZE;
+  return rest < SG_SIZE ? rest : SG_SIZE;
+}
+__device__ __forceinline__ u32 sg_num() { return (sg_wgvol() + SG_SIZE - 1) / SG_SIZE; }
+__device__ __forceinline__ u32 sg_enq_num(const SgCtx &c) {
+  return (u32)((c.enq[0] * c.enq[1] * c.enq[2] + SG_SIZE - 1) / SG_SIZE);
+}
+// The warp lanes of this sub-group (an aligned S-lane segment of the warp).
+__device__ __forceinline__ u32 sg_segmask() {
+  u32 base = (sg_linear() & 31u) & ~(u32)(SG_SIZE - 1);
+  return (SG_SIZE == 32 ? 0xffffffffu : ((1u << SG_SIZE) - 1u)) << base;
+}
+// The lanes of this sub-group executing the collective together.
+__device__ __forceinline__ u32 sg_mask() { return __activemask() & sg_segmask(); }
+__device__ __forceinline__ u32 sg_base() { return (sg_linear() & 31u) & ~(u32)(SG_SIZE - 1); }
+
+// ---- half (binary16) -------------------------------------------------------
+__device__ __forceinline__ float h2f(hbits h) {
+  float f; asm("cvt.f32.f16 %0, %1;" : "=f"(f) : "h"(h)); return f;
+}
+__device__ __forceinline__ hbits f2h(float f) {
+  hbits h; asm("cvt.rn.f16.f32 %0, %1;" : "=h"(h) : "f"(f)); return h;
+}
+__device__ __forceinline__ hbits d2h(double f) {
+  hbits h; asm("cvt.rn.f16.f64 %0, %1;" : "=h"(h) : "d"(f)); return h;
+}
+__device__ __forceinline__ double h2d(hbits h) { return (double)h2f(h); }
+
+// ---- bit casts ---------------------------------------------------------------
+template <class T> __device__ __forceinline__ u64 sg_bits(T v) {
+  u64 b = 0; memcpy(&b, &v, sizeof(T)); return b;
+}
+template <class T> __device__ __forceinline__ T sg_from_bits(u64 b) {
+  T v; memcpy(&v, &b, sizeof(T)); return v;
+}
+
+// ---- integer rules (docs/engine.md, "Choices where the specifications say undefined")
+template <class U, class S> __device__ __forceinline__ U sg_sdiv(U a, U b) {
+  S x = (S)a, y = (S)b;
+  if (y == 0) return 0;
+  if (y == (S)-1) return (U)(0 - a);  // INT_MIN / -1 = INT_MIN (wraps)
+  return (U)(x / y);
+}
+template <class U, class S> __device__ __forceinline__ U sg_srem(U a, U b) {
+  S x = (S)a, y = (S)b;
+  if (y == 0 || y == (S)-1) return 0;
+  return (U)(x % y);
+}
+template <class U, class S> __device__ __forceinline__ U sg_smod(U a, U b) {
+  S x = (S)a, y = (S)b;
+  if (y == 0 || y == (S)-1) return 0;
+  S r = x % y;
+  if (r != 0 && ((r < 0) != (y < 0))) r += y;
+  return (U)r;
+}
+template <class U> __device__ __forceinline__ U sg_udiv(U a, U b) { return b ? (U)(a / b) : (U)0; }
+template <class U> __device__ __forceinline__ U sg_umod(U a, U b) { return b ? (U)(a % b) : (U)0; }
+
+// Float -> integer: round toward zero, saturate, NaN -> 0 (Intel GPUs; docs/engine.md).
+template <class T> __device__ __forceinline__ T sg_f2i(double x, double lo, double hi) {
+  if (x != x) return 0;
+  if (x <= lo) return (T)lo;
+  if (x >= hi) return (T)hi;
+  return (T)x;
+}
+__device__ __forceinline__ s64 sg_f2s64(double x) {
+  if (x != x) return 0;
+  if (x <= -9223372036854775808.0) return (s64)0x8000000000000000ULL;
+  if (x >= 9223372036854775808.0) return 0x7fffffffffffffffLL;
+  return (s64)x;
+}
+__device__ __forceinline__ u64 sg_f2u64(double x) {
+  if (x != x || x <= 0.0) return 0;
+  if (x >= 18446744073709551616.0) return 0xffffffffffffffffULL;
+  return (u64)x;
+}
+
+// ---- sub-group data movement (SPV_INTEL_subgroups) ---------------------------
+// Values move as 32- or 64-bit words; `src` is a lane of this sub-group.
+template <class T> __device__ __forceinline__ T sg_shfl(u32 mask, T v, u32 src) {
+  if (sizeof(T) <= 4) {
+    u32 b = (u32)sg_bits(v);
+    return sg_from_bits<T>(__shfl_sync(mask, b, (int)src, SG_SIZE));
+  }
+  u64 b = sg_bits(v);
+  return sg_from_bits<T>(__shfl_sync(mask, (unsigned long long)b, (int)src, SG_SIZE));
+}
+// intel_sub_group_shuffle: index >= max size is out of range (0).
+template <class T> __device__ __forceinline__ T sg_shuffle(T v, u32 idx) {
+  T r = sg_shfl(sg_mask(), v, idx & (SG_SIZE - 1));
+  return idx < SG_SIZE ? r : (T)0;
+}
+template <class T> __device__ __forceinline__ T sg_shuffle_xor(T v, u32 m) {
+  u32 idx = sg_lane() ^ m;
+  T r = sg_shfl(sg_mask(), v, idx & (SG_SIZE - 1));
+  return idx < SG_SIZE ? r : (T)0;
+}
+// shuffle_down(cur, next, d): index l+d; < max -> cur[l+d]; < 2*max -> next[l+d-max].
+template <class T> __device__ __forceinline__ T sg_shuffle_down(T cur, T next, u32 d) {
+  u32 m = sg_mask();
+  u32 idx = sg_lane() + d;  // 32-bit unsigned, as the spec's unsigned shuffle index
+  T a = sg_shfl(m, cur, idx & (SG_SIZE - 1));
+  T b = sg_shfl(m, next, idx & (SG_SIZE - 1));
+  return idx < SG_SIZE ? a : idx < 2 * SG_SIZE ? b : (T)0;
+}
+// shuffle_up(prev, cur, d): index l-d; >= 0 -> cur[l-d]; >= -max -> prev[l-d+max].
+template <class T> __device__ __forceinline__ T sg_shuffle_up(T prev, T cur, u32 d) {
+  u32 m = sg_mask();
+  s32 idx = (s32)(sg_lane() - d);
+  u32 src = (u32)idx & (SG_SIZE - 1);
+  T a = sg_shfl(m, cur, src);
+  T b = sg_shfl(m, prev, src);
+  return (idx >= 0 && idx < SG_SIZE) ? a : (idx < 0 && idx >= -SG_SIZE) ? b : (T)0;
+}
+template <class T> __device__ __forceinline__ T sg_broadcast(T v, u64 id) {
+  T r = sg_shfl(sg_mask(), v, (u32)id & (SG_SIZE - 1));
+  return id < SG_SIZE ? r : (T)0;
+}
+__device__ __forceinline__ bool sg_all(bool p) { return __all_sync(sg_mask(), p); }
+__device__ __forceinline__ bool sg_any(bool p) { return __any_sync(sg_mask(), p); }
+
+// ---- reductions and scans ------------------------------------------------------
+// OP is a functor with `static T apply(T, T)` and `static T identity()`.
+// A whole sub-group uses a shuffle tree (float order: pairwise, see docs/cuda.md);
+// a partial or divergent one folds its active lanes sequentially in lane order,
+// which is the CPU engine's order.
+template <class OP, class T> __device__ __forceinline__ T sg_reduce(T v) {
+  u32 m = sg_mask();
+  if (m == sg_segmask()) {
+#pragma unroll
+    for (int o = SG_SIZE / 2; o > 0; o >>= 1) v = OP::apply(v, sg_from_bits<T>(
+        sizeof(T) <= 4 ? (u64)__shfl_xor_sync(m, (u32)sg_bits(v), o, SG_SIZE)
+                       : (u64)__shfl_xor_sync(m, (unsigned long long)sg_bits(v), o, SG_SIZE)));
+    return v;
+  }
+  u32 rel = m >> sg_base();
+  T acc = sg_shfl(m, v, __ffs(rel) - 1);
+  for (u32 r = rel & (rel - 1); r; r &= r - 1) acc = OP::apply(acc, sg_shfl(m, v, __ffs(r) - 1));
+  return acc;
+}
+template <class OP, class T> __device__ __forceinline__ T sg_scan(T v, bool inclusive) {
+  u32 m = sg_mask();
+  u32 lane = sg_lane();
+  if (m == sg_segmask() && inclusive) {
+#pragma unroll
+    for (int o = 1; o < SG_SIZE; o <<= 1) {
+      T y = sg_from_bits<T>(sizeof(T) <= 4
+          ? (u64)__shfl_up_sync(m, (u32)sg_bits(v), o, SG_SIZE)
+          : (u64)__shfl_up_sync(m, (unsigned long long)sg_bits(v), o, SG_SIZE));
+      if (lane >= (u32)o) v = OP::apply(y, v);
+    }
+    return v;
+  }
+  u32 rel = m >> sg_base();
+  T acc = OP::identity();
+  bool any = false;
+  for (u32 r = rel; r; r &= r - 1) {
+    u32 j = __ffs(r) - 1;
+    T y = sg_shfl(m, v, j);
+    if (j < lane || (inclusive && j == lane)) { acc = any ? OP::apply(acc, y) : y; any = true; }
+  }
+  return acc;
+}
+
+// ---- work-group collectives through shared memory (sequential in linear-id order,
+// as the CPU engine; a work-group function acts as a barrier) ------------------------
+template <class OP, class T> __device__ T wg_collective(T v, int kind, u64 *buf) {
+  // kind: 0 reduce, 1 inclusive scan, 2 exclusive scan
+  u32 me = sg_linear(), n = sg_wgvol();
+  __syncthreads();
+  buf[me] = sg_bits(v);
+  __syncthreads();
+  if (me == 0) {
+    T acc = sg_from_bits<T>(buf[0]);
+    if (kind == 2) buf[0] = sg_bits(OP::identity());
+    for (u32 i = 1; i < n; i++) {
+      T x = sg_from_bits<T>(buf[i]);
+      if (kind == 1) buf[i - 1] = sg_bits(acc);
+      T nx = OP::apply(acc, x);
+      if (kind == 2) buf[i] = sg_bits(acc);
+      acc = nx;
+    }
+    if (kind == 1) buf[n - 1] = sg_bits(acc);
+    if (kind == 0) buf[0] = sg_bits(acc);
+  }
+  __syncthreads();
+  T r = sg_from_bits<T>(buf[kind == 0 ? 0 : me]);
+  __syncthreads();
+  return r;
+}
+template <class T> __device__ T wg_broadcast(T v, u64 id, u64 *buf) {
+  __syncthreads();
+  if (sg_linear() == id) buf[0] = sg_bits(v);
+  __syncthreads();
+  T r = id < sg_wgvol() ? sg_from_bits<T>(buf[0]) : (T)0;
+  __syncthreads();
+  return r;
+}
+
+// ---- operations for the collectives -------------------------------------------
+template <class T> struct OpAdd {
+  static __device__ __forceinline__ T apply(T a, T b) { return (T)(a + b); }
+  static __device__ __forceinline__ T identity() { return (T)0; }
+};
+template <class T, class S> struct OpMin {  // S: the type compared (signed view)
+  static __device__ __forceinline__ T apply(T a, T b) { return (S)b < (S)a ? b : a; }
+  static __device__ __forceinline__ T identity();
+};
+template <class T, class S> struct OpMax {
+  static __device__ __forceinline__ T apply(T a, T b) { return (S)b > (S)a ? b : a; }
+  static __device__ __forceinline__ T identity();
+};
+#define SG_MINMAX_ID(T, S, LO, HI) \
+  template <> __device__ __forceinline__ T OpMin<T, S>::identity() { return (T)(HI); } \
+  template <> __device__ __forceinline__ T OpMax<T, S>::identity() { return (T)(LO); }
+SG_MINMAX_ID(u8, u8, 0, 0xff)
+SG_MINMAX_ID(u8, s8, 0x80, 0x7f)
+SG_MINMAX_ID(u16, u16, 0, 0xffff)
+SG_MINMAX_ID(u16, s16, 0x8000, 0x7fff)
+SG_MINMAX_ID(u32, u32, 0, 0xffffffffu)
+SG_MINMAX_ID(u32, s32, 0x80000000u, 0x7fffffffu)
+SG_MINMAX_ID(u64, u64, 0, 0xffffffffffffffffULL)
+SG_MINMAX_ID(u64, s64, 0x8000000000000000ULL, 0x7fffffffffffffffULL)
+struct OpFAddF { static __device__ __forceinline__ float apply(float a, float b) { return __fadd_rn(a, b); }
+                 static __device__ __forceinline__ float identity() { return -0.0f; } };
+struct OpFMinF { static __device__ __forceinline__ float apply(float a, float b) { return fminf(a, b); }
+                 static __device__ __forceinline__ float identity() { return __int_as_float(0x7f800000); } };
+struct OpFMaxF { static __device__ __forceinline__ float apply(float a, float b) { return fmaxf(a, b); }
+                 static __device__ __forceinline__ float identity() { return __int_as_float(0xff800000); } };
+struct OpFAddD { static __device__ __forceinline__ double apply(double a, double b) { return __dadd_rn(a, b); }
+                 static __device__ __forceinline__ double identity() { return -0.0; } };
+struct OpFMinD { static __device__ __forceinline__ double apply(double a, double b) { return fmin(a, b); }
+                 static __device__ __forceinline__ double identity() { return __longlong_as_double(0x7ff0000000000000LL); } };
+struct OpFMaxD { static __device__ __forceinline__ double apply(double a, double b) { return fmax(a, b); }
+                 static __device__ __forceinline__ double identity() { return __longlong_as_double(0xfff0000000000000LL); } };
+struct OpFAddH { static __device__ __forceinline__ hbits apply(hbits a, hbits b) { return f2h(h2f(a) + h2f(b)); }
+                 static __device__ __forceinline__ hbits identity() { return 0x8000; } };
+struct OpFMinH { static __device__ __forceinline__ hbits apply(hbits a, hbits b) { return f2h(fminf(h2f(a), h2f(b))); }
+                 static __device__ __forceinline__ hbits identity() { return 0x7c00; } };
+struct OpFMaxH { static __device__ __forceinline__ hbits apply(hbits a, hbits b) { return f2h(fmaxf(h2f(a), h2f(b))); }
+                 static __device__ __forceinline__ hbits identity() { return 0xfc00; } };
+
+// ---- integer built-ins (OpenCL.std) ---------------------------------------------
+template <class U> __device__ __forceinline__ U sg_clz(U x, int w) {
+  if (w == 64) return (U)__clzll((long long)x);
+  return (U)(__clz((int)(u32)x) - (32 - w));
+}
+template <class U> __device__ __forceinline__ U sg_ctz(U x, int w) {
+  if (x == 0) return (U)w;
+  return (U)(w == 64 ? __ffsll((long long)x) - 1 : __ffs((int)(u32)x) - 1);
+}
+template <class U> __device__ __forceinline__ U sg_popcount(U x, int w) {
+  return (U)(w == 64 ? __popcll(x) : __popc((u32)x));
+}
+template <class U> __device__ __forceinline__ U sg_rotate(U x, U n, int w) {
+  u32 s = (u32)(n % (U)w);
+  if (s == 0) return x;
+  return (U)((x << s) | (x >> (w - s)));
+}
+
+// ---- float helpers -------------------------------------------------------------
+__device__ __forceinline__ float sg_fmod_sign(float a, float b) {
+  float r = fmodf(a, b);
+  return (r != 0.0f && ((r < 0.0f) != (b < 0.0f))) ? r + b : r;
+}
+__device__ __forceinline__ double sg_fmod_sign(double a, double b) {
+  double r = fmod(a, b);
+  return (r != 0.0 && ((r < 0.0) != (b < 0.0))) ? r + b : r;
+}
+__device__ __forceinline__ bool sg_isnormal(float x) {
+  float a = fabsf(x); return a >= 1.17549435e-38f && a <= 3.40282347e38f;
+}
+__device__ __forceinline__ bool sg_isnormal(double x) {
+  double a = fabs(x); return a >= 2.2250738585072014e-308 && a <= 1.7976931348623157e308;
+}
+template <class T> __device__ __forceinline__ T sg_maxmag(T x, T y) {
+  T ax = fabs(x), ay = fabs(y);
+  return ax > ay ? x : ay > ax ? y : fmax(x, y);
+}
+template <class T> __device__ __forceinline__ T sg_minmag(T x, T y) {
+  T ax = fabs(x), ay = fabs(y);
+  return ax < ay ? x : ay < ax ? y : fmin(x, y);
+}
+template <class T> __device__ __forceinline__ T sg_sign(T x) {
+  return x > (T)0 ? (T)1 : x < (T)0 ? (T)-1 : x == x ? x : (T)0;
+}
+template <class T> __device__ __forceinline__ T sg_smoothstep(T e0, T e1, T x) {
+  T t = fmin(fmax((x - e0) / (e1 - e0), (T)0), (T)1);
+  return t * t * ((T)3 - (T)2 * t);
+}

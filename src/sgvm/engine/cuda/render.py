@@ -1,0 +1,408 @@
+"""SPIR-V Module → CUDA C: the structure (functions, blocks, phis, memory, kernels).
+
+One ``__device__`` function per SPIR-V function, one label per block, OpPhi as
+parallel copies on the incoming edges (through temporaries, so a phi reading
+another phi of the same block sees the old value), one ``__global__`` wrapper per
+kernel that builds the launch geometry (``SgCtx``, prelude.cuh) and turns the
+parameter bits into values. Values are flattened into scalar leaves
+(``ctypes_``). The instructions themselves are rendered by ``render_ops`` and
+``render_groups``; the sub-group size is a compile-time constant ``SG_SIZE``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from ...errors import UnsupportedError
+from ...spirv import Function, Instruction, Module, Type
+from ..cpu import types as T
+from . import ctypes_ as C
+
+PRELUDE = (Path(__file__).with_name("prelude.cuh")).read_text()
+BUILTIN_DIMS = ("GlobalInvocationId", "LocalInvocationId", "WorkgroupId", "WorkgroupSize",
+                "EnqueuedWorkgroupSize", "GlobalSize", "NumWorkgroups", "GlobalOffset")
+
+
+@dataclass
+class KernelInfo:
+    """How the launcher passes a kernel's parameters: per parameter, its kind
+    (``ptr``, ``local``, ``byval`` or ``value``) and the C types of its leaves."""
+
+    name: str
+    cuda_name: str
+    params: list[tuple[str, list[str], Type]] = field(default_factory=list)
+    uses_printf: bool = False
+
+
+class Renderer:
+    """Renders one module for one sub-group size; see the module docstring."""
+
+    def __init__(self, module: Module, sub_group_size: int):
+        self.m = module
+        self.S = sub_group_size
+        self.builtins = module.builtin_variables()
+        self.lines: list[str] = []
+        self.decls: list[str] = []
+        self.uses_wg = False
+        self.printf_formats: dict[int, str] = {}  # format id → format string
+        self.strings: dict[int, str] = {}  # UniformConstant i8 arrays → text
+        from . import render_groups, render_ops
+
+        self.ops = {**render_ops.OPS, **render_groups.OPS}
+
+    # -- values ----------------------------------------------------------------
+    def type_of(self, vid: int) -> Type:
+        return self.m.type_of(vid)
+
+    def rtype(self, inst: Instruction) -> Type:
+        return self.m.types[inst.result_type]
+
+    def leaves(self, vid: int) -> list[str]:
+        """C expressions of the leaves of value ``vid``."""
+        m = self.m
+        if vid in m.constants:
+            return self.const_leaves(vid)
+        if vid in m.undefs:
+            return [C.zero(t) for t in C.leaf_types(m.undefs[vid])]
+        if vid in m.variables and vid not in self.builtins:
+            return [f"((char*)g{vid})"]
+        t = self.type_of(vid)
+        n = len(C.leaf_types(t))
+        return [f"r{vid}"] if n == 1 else [f"r{vid}_{k}" for k in range(n)]
+
+    def leaf(self, vid: int) -> str:
+        (x,) = self.leaves(vid)
+        return x
+
+    def const_leaves(self, cid: int) -> list[str]:
+        c = self.m.constants[cid]
+        t = c.type
+        if c.op == "OpConstantSampler":
+            from ..cpu.image_ops import constant_sampler
+
+            return [f"{int(constant_sampler(c.value))}ULL"]
+        if c.op == "OpSpecConstantOp":
+            raise UnsupportedError("CUDA backend: OpSpecConstantOp")
+        if c.value is None:
+            return [C.zero(x) for x in C.leaf_types(t)]
+        if t.op in ("Vector", "Struct", "Array"):
+            return [x for i in c.value for x in self.leaves(i)]
+        return [C.literal(t, c.value)]
+
+    def result_names(self, inst: Instruction) -> list[str]:
+        return self.leaves(inst.result_id)
+
+    def emit(self, line: str) -> None:
+        self.lines.append("  " + line)
+
+    def assign(self, inst: Instruction, exprs: list[str]) -> None:
+        for name, e in zip(self.result_names(inst), exprs, strict=True):
+            self.emit(f"{name} = {e};")
+
+    # -- module ----------------------------------------------------------------
+    def render(self) -> tuple[str, dict[str, KernelInfo]]:
+        """The CUDA source and, per kernel name, how to pass its arguments."""
+        head = [f"#define SG_SIZE {self.S}", PRELUDE]
+        self._globals(head)
+        head.append("extern __shared__ __align__(16) u8 sg_dyn[];")
+        funcs = [f for f in self.m.functions.values() if not f.is_declaration]
+        protos = [self._signature(f) + ";" for f in funcs]
+        bodies = []
+        for f in funcs:
+            self.lines = []
+            self._function(f)
+            bodies.append("\n".join(self.lines))
+        kernels: dict[str, KernelInfo] = {}
+        wrappers = []
+        for i, ep in enumerate(self.m.entry_points):
+            if ep.execution_model != "Kernel":
+                continue
+            info, text = self._kernel(ep.function, ep.name, f"sgvm_k{i}")
+            kernels[ep.name] = info
+            wrappers.append(text)
+        if self.uses_wg:
+            head.append("__shared__ u64 sg_wgbuf[1024];")
+        return "\n".join(head + self.decls + protos + bodies + wrappers) + "\n", kernels
+
+    def _globals(self, head: list[str]) -> None:
+        """Program-scope variables: __device__ byte arrays (initialised), __shared__ ones."""
+        from ..cpu.program import Program
+
+        for vid, var in self.m.variables.items():
+            if vid in self.builtins:
+                continue
+            size = max(T.size_of(var.pointee), 1)
+            if var.storage_class == "Workgroup":
+                head.append(f"__shared__ __align__(16) u8 g{vid}[{size}];")
+            elif var.storage_class in ("CrossWorkgroup", "UniformConstant"):
+                data = b""
+                if var.initializer is not None:
+                    data = self._init_bytes(var.pointee, var.initializer, Program)
+                    if var.pointee.op == "Array" and var.pointee.component.op == "Int" \
+                            and var.pointee.component.width == 8:
+                        self.strings[vid] = data.split(b"\0")[0].decode("latin-1")
+                init = " = {" + ",".join(str(b) for b in data) + "}" if data else ""
+                head.append(f"__device__ __align__(16) u8 g{vid}[{size}]{init};")
+            else:
+                raise UnsupportedError(f"CUDA backend: module-scope {var.storage_class} variable")
+
+    def _init_bytes(self, t: Type, cid: int, _program: type) -> bytes:
+        from ..cpu.memory_ops import pack
+        from ..cpu.program import constant_value
+
+        values: dict[int, object] = {}
+
+        def val(i: int) -> object:
+            if i not in values:
+                c = self.m.constants[i]
+                if c.op not in ("OpConstantNull",) and c.type.op in ("Vector", "Struct", "Array") \
+                        and c.value is not None:
+                    for j in c.value:
+                        val(j)
+                values[i] = constant_value(self.m, c, values)  # type: ignore[arg-type]
+            return values[i]
+
+        return bytes(pack(t, val(cid), 1).tobytes())
+
+    # -- functions -------------------------------------------------------------
+    def _ret_ctype(self, t: Type) -> str:
+        lt = C.leaf_types(t)
+        if not lt:
+            return "void"
+        if len(lt) == 1:
+            return C.scalar_ctype(lt[0])
+        name = f"R{t.id}"
+        decl = f"struct {name} {{ " + " ".join(
+            f"{C.scalar_ctype(x)} v{k};" for k, x in enumerate(lt)) + " };"
+        if decl not in self.decls:
+            self.decls.append(decl)
+        return name
+
+    def _signature(self, f: Function) -> str:
+        params = ["const SgCtx &sgc"]
+        for p in f.params:
+            t = self.m.types[p.result_type]
+            params += [f"{C.scalar_ctype(x)} {n}"
+                       for x, n in zip(C.leaf_types(t), self.leaves(p.result_id), strict=True)]
+        return f"__device__ {self._ret_ctype(f.result_type)} f{f.id}({', '.join(params)})"
+
+    def _function(self, f: Function) -> None:
+        self.fn = f
+        self.lines.append(self._signature(f) + " {")
+        decl_at = len(self.lines)
+        declared: list[str] = []
+        self.preds = self._phi_sources(f)
+        for block in f.blocks:
+            self.lines.append(f" L{block.label}:;")
+            for inst in block.instructions:
+                if inst.result_id is not None and inst.result_type is not None \
+                        and inst.opname != "OpVariable":
+                    t = self.rtype(inst)
+                    declared += [f"  {C.scalar_ctype(x)} {n};"
+                                 for x, n in zip(C.leaf_types(t), self.leaves(inst.result_id),
+                                                 strict=True)]
+                self.instruction(inst, block.label)
+        self.lines[decl_at:decl_at] = declared + self._variables(f)
+        self.lines.append("}")
+
+    def _variables(self, f: Function) -> list[str]:
+        """Function-scope OpVariables: an aligned byte array per variable per work-item."""
+        out = []
+        for block in f.blocks:
+            for inst in block.instructions:
+                if inst.opname == "OpVariable":
+                    t = self.rtype(inst).pointee
+                    size = max(T.size_of(t), 1)
+                    out.append(f"  __align__(16) u8 v{inst.result_id}[{size}];")
+                    out.append(f"  char *r{inst.result_id} = (char*)v{inst.result_id};")
+        return out
+
+    def _phi_sources(self, f: Function) -> dict[tuple[int, int], list[tuple[int, int]]]:
+        """(predecessor, block) → [(phi result, incoming value)]."""
+        out: dict[tuple[int, int], list[tuple[int, int]]] = {}
+        for block in f.blocks:
+            for inst in block.instructions:
+                if inst.opname != "OpPhi":
+                    continue
+                for op in inst.operands:
+                    value, pred = op.value
+                    out.setdefault((pred, block.label), []).append((inst.result_id, value))
+        return out
+
+    def edge(self, src: int, dst: int) -> str:
+        """Code for the edge src → dst: the phi copies (through temporaries), then goto."""
+        copies = self.preds.get((src, dst), [])
+        parts = []
+        temps = []
+        for k, (phi, value) in enumerate(copies):
+            t = self.type_of(phi)
+            for j, (x, e) in enumerate(zip(C.leaf_types(t), self.leaves(value), strict=True)):
+                parts.append(f"{C.scalar_ctype(x)} t{k}_{j} = {e};")
+                temps.append((self.leaves(phi)[j], f"t{k}_{j}"))
+        parts += [f"{d} = {s};" for d, s in temps]
+        return "{ " + " ".join(parts + [f"goto L{dst};"]) + " }"
+
+    def instruction(self, inst: Instruction, label: int) -> None:
+        op = inst.opname
+        if op in ("OpPhi", "OpLoopMerge", "OpSelectionMerge", "OpLine", "OpNoLine", "OpVariable",
+                  "OpLifetimeStart", "OpLifetimeStop", "OpNop", "OpMemoryNamedBarrier"):
+            if op == "OpVariable" and len(inst.operands) > 1:
+                self._store(inst.result_id, inst.operands[1].value)
+            return
+        if op == "OpBranch":
+            self.emit(self.edge(label, inst.operands[0].value))
+        elif op == "OpBranchConditional":
+            c, a, b = (o.value for o in inst.operands[:3])
+            self.emit(f"if ({self.leaf(c)}) {self.edge(label, a)} else {self.edge(label, b)}")
+        elif op == "OpSwitch":
+            sel, default = inst.operands[0].value, inst.operands[1].value
+            t = self.type_of(sel)
+            self.emit(f"switch ({self.leaf(sel)}) {{")
+            for o in inst.operands[2:]:
+                lit, target = o.value
+                v = int.from_bytes(b"".join(w.to_bytes(4, "little") for w in lit), "little")
+                self.emit(f"  case {C.literal(t, v)}: {self.edge(label, target)}")
+            self.emit(f"  default: {self.edge(label, default)}")
+            self.emit("}")
+        elif op == "OpReturn":
+            self.emit("return;")
+        elif op == "OpReturnValue":
+            vals = self.leaves(inst.operands[0].value)
+            ret = self._ret_ctype(self.fn.result_type)
+            self.emit(f"return {vals[0]};" if len(vals) == 1 else f"return {ret}{{{', '.join(vals)}}};")
+        elif op == "OpUnreachable":
+            self.emit("__trap();")
+        elif op == "OpFunctionCall":
+            self._call(inst)
+        elif op == "OpLoad":
+            self._load(inst)
+        elif op == "OpStore":
+            self._store(inst.operands[0].value, inst.operands[1].value, _alignment(inst, 2))
+        elif op in self.ops:
+            self.ops[op](self, inst)
+        else:
+            raise UnsupportedError(f"CUDA backend: {op}" + (f" ({inst.ext_opname})"
+                                                           if inst.ext_opname else ""))
+
+    def _call(self, inst: Instruction) -> None:
+        fid = inst.operands[0].value
+        f = self.m.functions[fid]
+        if f.is_declaration:
+            raise UnsupportedError(f"call to undefined function '{f.name or fid}'")
+        args = ["sgc"] + [x for o in inst.operands[1:] for x in self.leaves(o.value)]
+        call = f"f{fid}({', '.join(args)})"
+        names = self.result_names(inst) if len(C.leaf_types(f.result_type)) else []
+        if not names:
+            self.emit(call + ";")
+        elif len(names) == 1:
+            self.emit(f"{names[0]} = {call};")
+        else:
+            self.emit(f"{{ auto rv = {call}; " + " ".join(
+                f"{n} = rv.v{k};" for k, n in enumerate(names)) + " }")
+
+    # -- memory ----------------------------------------------------------------
+    def _load(self, inst: Instruction) -> None:
+        ptr = inst.operands[0].value
+        if ptr in self.builtins:
+            self.assign(inst, self._builtin(self.builtins[ptr], self.rtype(inst)))
+            return
+        t = self.rtype(inst)
+        p = self.leaf(ptr)
+        vt = _vector_ctype(t, _alignment(inst, 1))
+        if vt:
+            comps = "xyzw"[:t.count]
+            self.emit(f"{{ {vt} v_ = *({vt}*){p}; " + " ".join(
+                f"{n} = sg_from_bits<{C.scalar_ctype(t.component)}>(sg_bits(v_.{c}));"
+                for n, c in zip(self.result_names(inst), comps, strict=True)) + " }")
+            return
+        self.assign(inst, [f"*({C.scalar_ctype(x)}*)({p} + {o})"
+                           for x, o in zip(C.leaf_types(t), C.leaf_offsets(t), strict=True)])
+
+    def _store(self, ptr: int, value: int, align: int = 0) -> None:
+        t = self.type_of(value)
+        p = self.leaf(ptr)
+        vt = _vector_ctype(t, align)
+        if vt:
+            base = "float" if vt.startswith("float") else "u32" if vt.startswith("uint") else "u64"
+            vals = ", ".join(f"sg_from_bits<{base}>(sg_bits({v}))" for v in self.leaves(value))
+            self.emit(f"*({vt}*){p} = make_{vt}({vals});")
+            return
+        for x, o, v in zip(C.leaf_types(t), C.leaf_offsets(t), self.leaves(value), strict=True):
+            self.emit(f"*({C.scalar_ctype(x)}*)({p} + {o}) = {v};")
+
+    def _builtin(self, name: str, t: Type) -> list[str]:
+        """Leaves of a built-in variable's value (docs/subgroups.md for the sub-group ones)."""
+        if name in BUILTIN_DIMS:
+            f = {"GlobalInvocationId": "sg_gid(sgc, {d})", "LocalInvocationId": "sg_local({d})",
+                 "WorkgroupId": "sg_group(sgc, {d})", "WorkgroupSize": "sg_lsize({d})",
+                 "EnqueuedWorkgroupSize": "sgc.enq[{d}]", "GlobalSize": "sgc.gsize[{d}]",
+                 "NumWorkgroups": "sgc.ngr[{d}]", "GlobalOffset": "sgc.goff[{d}]"}[name]
+            lt = C.leaf_types(t)
+            return [f"({C.scalar_ctype(x)}){f.format(d=d)}" for d, x in enumerate(lt)]
+        expr = {"WorkDim": "sgc.dim", "GlobalLinearId": "sg_global_linear(sgc)",
+                "LocalInvocationIndex": "sg_linear()", "SubgroupSize": "sg_size()",
+                "SubgroupMaxSize": "SG_SIZE", "NumSubgroups": "sg_num()",
+                "NumEnqueuedSubgroups": "sg_enq_num(sgc)", "SubgroupId": "sg_id()",
+                "SubgroupLocalInvocationId": "sg_lane()"}.get(name)
+        if expr is None:
+            raise UnsupportedError(f"CUDA backend: built-in {name}")
+        return [f"({C.scalar_ctype(t)}){expr}"]
+
+    # -- kernels ---------------------------------------------------------------
+    def _kernel(self, fid: int, name: str, cuda_name: str) -> tuple[KernelInfo, str]:
+        f = self.m.functions[fid]
+        info = KernelInfo(name, cuda_name)
+        params = [f"u64 c{i}" for i in range(15)] + ["u32 cdim"]
+        body = ["  SgCtx sgc = {{c0, c1, c2}, {c3, c4, c5}, {c6, c7, c8}, {c9, c10, c11}, "
+                "{c12, c13, c14}, cdim};"]
+        args = ["sgc"]
+        for i, p in enumerate(f.params):
+            t = self.m.types[p.result_type]
+            byval = any(d.name == "FuncParamAttr" and d.args and d.args[0] == "ByVal"
+                        for d in self.m.decorations.get(p.result_id, ()))
+            if t.op == "Pointer":
+                kind = "byval" if byval else ("local" if t.storage_class == "Workgroup" else "ptr")
+                if kind == "local":
+                    params.append(f"u64 a{i}")
+                    args.append(f"(char*)(sg_dyn + a{i})")
+                else:
+                    params.append(f"char *a{i}")
+                    args.append(f"a{i}")
+                info.params.append((kind, ["char*"], t))
+                continue
+            lts = C.leaf_types(t)
+            ctypes = []
+            for k, x in enumerate(lts):
+                bits = {8: "u8", 16: "u16", 32: "u32", 64: "u64"}[T.size_of(x) * 8] \
+                    if x.op != "Bool" else "u8"
+                params.append(f"{bits} a{i}_{k}")
+                ctypes.append(bits)
+                args.append(f"sg_from_bits<{C.scalar_ctype(x)}>((u64)a{i}_{k})"
+                            if x.op != "Bool" else f"(a{i}_{k} != 0)")
+            info.params.append(("value", ctypes, t))
+        text = (f'extern "C" __global__ void __launch_bounds__(1024) {cuda_name}('
+                + ", ".join(params) + ") {\n" + "\n".join(body)
+                + f"\n  f{fid}({', '.join(args)});\n}}")
+        return info, text
+
+
+def _alignment(inst: Instruction, first: int) -> int:
+    """The Aligned memory operand of a load (operands from ``first``) or store, else 0."""
+    ops = inst.operands[first:]
+    if ops and ops[0].kind == "MemoryAccess" and ops[0].value & 0x2 and len(ops) > 1:
+        return int(ops[1].value)
+    return 0
+
+
+def _vector_ctype(t: Type, align: int) -> str:
+    """A CUDA vector type for a whole-vector access of ``t`` at ``align``, else ''."""
+    if t.op != "Vector" or t.count not in (2, 4) or t.component.op == "Bool":
+        return ""
+    w = t.component.width
+    size = w // 8 * t.count
+    if align < size or w not in (32, 64) or size > 16:
+        return ""
+    if t.component.op == "Float":
+        return f"{'float' if w == 32 else 'double'}{t.count}"
+    return f"uint{t.count}" if w == 32 else "ulonglong2"

@@ -1,0 +1,130 @@
+"""CUDA C for the collectives: OpGroup* (Subgroup and Workgroup scope), the
+SPV_INTEL_subgroups shuffles and buffer block IO (docs/subgroups.md, docs/cuda.md).
+
+A sub-group is an aligned ``SG_SIZE``-lane segment of a warp; the lanes taking
+part are ``__activemask()`` within the segment (the lanes that reached the
+instruction together). Shuffles are ``__shfl_sync`` with width ``SG_SIZE`` and the
+spec's index rules (prelude.cuh); reduce/scan use the spec's identities; block IO
+element ``i`` of lane ``l`` is ``p[l + i*SG_SIZE]``, a coalesced access per ``i``.
+Work-group functions go through a shared-memory buffer and act as barriers.
+"""
+
+from __future__ import annotations
+
+from ...errors import UnsupportedError
+from ...spirv import Instruction, Type
+from ..cpu import types as T
+from . import ctypes_ as C
+from .render_ops import constant_int, ids, op
+
+OPS = {}
+
+_ARITH = {"OpGroupIAdd": "add", "OpGroupFAdd": "add", "OpGroupSMin": "smin",
+          "OpGroupUMin": "umin", "OpGroupFMin": "fmin", "OpGroupSMax": "smax",
+          "OpGroupUMax": "umax", "OpGroupFMax": "fmax"}
+
+
+def _functor(kind: str, s: Type) -> str:
+    """The prelude functor of a reduction ``kind`` on leaf type ``s``."""
+    ct = C.scalar_ctype(s)
+    if s.op == "Float":
+        suffix = {16: "H", 32: "F", 64: "D"}[s.width]
+        return {"add": "OpFAdd", "fmin": "OpFMin", "fmax": "OpFMax"}[kind] + suffix
+    if kind == "add":
+        return f"OpAdd<{ct}>"
+    cmp = C.signed_ctype(s) if kind[0] == "s" else ct
+    return f"Op{'Min' if kind[1:] == 'min' else 'Max'}<{ct}, {cmp}>"
+
+
+def _group_arith(r, inst: Instruction) -> None:
+    scope = constant_int(r, ids(inst)[0])
+    operation = inst.operands[1].value
+    if operation not in (0, 1, 2):
+        raise UnsupportedError(f"CUDA backend: group operation {operation}")
+    x = ids(inst)[2]
+    kind = _ARITH[inst.opname]
+    out = []
+    for v, s in zip(r.leaves(x), C.leaf_types(r.type_of(x)), strict=True):
+        f = _functor(kind, s)
+        if scope == 2:
+            r.uses_wg = True
+            out.append(f"wg_collective<{f}, {C.scalar_ctype(s)}>({v}, {operation}, sg_wgbuf)")
+        elif operation == 0:
+            out.append(f"sg_reduce<{f}, {C.scalar_ctype(s)}>({v})")
+        else:
+            out.append(f"sg_scan<{f}, {C.scalar_ctype(s)}>({v}, {'true' if operation == 1 else 'false'})")
+    r.assign(inst, out)
+
+
+for _n in _ARITH:
+    OPS[_n] = _group_arith
+
+
+@op("OpGroupAll", "OpGroupAny")
+def _all_any(r, inst: Instruction) -> None:
+    scope, pred = ids(inst)
+    p = r.leaf(pred)
+    if constant_int(r, scope) == 2:
+        fn = "__syncthreads_and" if inst.opname == "OpGroupAll" else "__syncthreads_or"
+        r.assign(inst, [f"({fn}({p}) != 0)"])
+    else:
+        r.assign(inst, [f"sg_{'all' if inst.opname == 'OpGroupAll' else 'any'}({p})"])
+
+
+@op("OpGroupBroadcast")
+def _broadcast(r, inst: Instruction) -> None:
+    scope, value, local_id = ids(inst)
+    lid = r.leaves(local_id)
+    if constant_int(r, scope) == 2:
+        r.uses_wg = True
+        dims = ["sg_lsize(0)", "sg_lsize(1)"]
+        linear = f"(u64){lid[0]}"
+        if len(lid) > 1:
+            linear += f" + (u64){lid[1]} * {dims[0]}"
+        if len(lid) > 2:
+            linear += f" + (u64){lid[2]} * {dims[0]} * {dims[1]}"
+        ok = " && ".join(f"(u64){x} < sg_lsize({d})" for d, x in enumerate(lid))
+        r.assign(inst, [f"wg_broadcast({v}, ({ok}) ? {linear} : ~0ULL, sg_wgbuf)"
+                        for v in r.leaves(value)])
+        return
+    r.assign(inst, [f"sg_broadcast({v}, (u64){lid[0]})" for v in r.leaves(value)])
+
+
+_SHUFFLES = {"OpSubgroupShuffleINTEL": "sg_shuffle", "OpSubgroupShuffleXorINTEL": "sg_shuffle_xor",
+             "OpSubgroupShuffleDownINTEL": "sg_shuffle_down",
+             "OpSubgroupShuffleUpINTEL": "sg_shuffle_up"}
+
+
+@op(*_SHUFFLES)
+def _shuffle(r, inst: Instruction) -> None:
+    *data, index = ids(inst)
+    fn = _SHUFFLES[inst.opname]
+    idx = f"(u32){r.leaf(index)}"
+    cols = [r.leaves(d) for d in data]
+    r.assign(inst, [f"{fn}({', '.join(c[k] for c in cols)}, {idx})"
+                    for k in range(len(cols[0]))])
+
+
+def _block_type(t: Type) -> tuple[list[Type], str]:
+    lt = list(C.leaf_types(t))
+    return lt, C.scalar_ctype(lt[0])
+
+
+@op("OpSubgroupBlockReadINTEL")
+def _block_read(r, inst: Instruction) -> None:
+    """Element i of lane l is p[l + i*max_sub_group_size] (SPV_INTEL_subgroups)."""
+    p = r.leaf(ids(inst)[0])
+    lt, ct = _block_type(r.rtype(inst))
+    size = T.size_of(lt[0])
+    r.assign(inst, [f"*({ct}*)({p} + (u64)(sg_lane() + {i} * SG_SIZE) * {size})"
+                    for i in range(len(lt))])
+
+
+@op("OpSubgroupBlockWriteINTEL")
+def _block_write(r, inst: Instruction) -> None:
+    ptr, data = ids(inst)
+    p = r.leaf(ptr)
+    lt, ct = _block_type(r.type_of(data))
+    size = T.size_of(lt[0])
+    for i, v in enumerate(r.leaves(data)):
+        r.emit(f"*({ct}*)({p} + (u64)(sg_lane() + {i} * SG_SIZE) * {size}) = {v};")

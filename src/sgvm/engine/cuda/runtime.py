@@ -1,0 +1,210 @@
+"""Compiling rendered modules with NVRTC (through CuPy), device memory, launching.
+
+* Compiled modules are cached by a hash of the generated code; options
+  ``-fmad=false`` (OpenCL forbids contraction unless the program allows it; clang
+  already turns allowed contractions into ``fma``) and ``-std=c++17``.
+* Device memory: every Allocation a kernel receives gets a device mirror, created
+  on first use and kept (``_Mirrors``); it is re-uploaded only when the host may
+  have changed the bytes and downloaded only when the host asks for them
+  (``runtime.residency.host_access``, called by the host API). Allocations whose
+  bytes overlap (sub-buffers) are kept coherent through the host copy.
+* Non-uniform NDRanges launch each remainder region separately, with its own
+  block shape and its first work-group id (``SgCtx.gofs``), so every work-group
+  is one CUDA block of exactly its size.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import itertools
+import time
+import weakref
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+
+from ...errors import LogicError, UnsupportedError
+from ...runtime import residency
+from ...runtime.args import BufferArg, KernelArg, LocalArg, NullArg, ValueArg
+from ...runtime.memory import Allocation
+from ...runtime.ndrange import NDRange
+from ...spirv import Module
+from ..cpu import types as T
+from . import ctypes_ as C
+from .render import KernelInfo, Renderer
+
+OPTIONS = ("-fmad=false", "-std=c++17")
+_SOURCES: weakref.WeakKeyDictionary[Module, dict[int, tuple[str, dict[str, KernelInfo]]]] = \
+    weakref.WeakKeyDictionary()
+_COMPILED: dict[str, Any] = {}
+
+
+def cupy() -> Any:
+    import cupy as cp
+
+    return cp
+
+
+def available() -> bool:
+    """CuPy imports and sees at least one GPU."""
+    try:
+        return cupy().cuda.runtime.getDeviceCount() > 0
+    except Exception:  # noqa: BLE001 - no CuPy, no driver, no device: all mean "not here"
+        return False
+
+
+def source_for(module: Module, sub_group_size: int) -> tuple[str, dict[str, KernelInfo]]:
+    """The CUDA C of ``module`` for sub-group size S (cached per module and S)."""
+    per = _SOURCES.setdefault(module, {})
+    if sub_group_size not in per:
+        per[sub_group_size] = Renderer(module, sub_group_size).render()
+    return per[sub_group_size]
+
+
+def compiled(source: str) -> Any:
+    """The ``cupy.RawModule`` of ``source``, cached by the SHA-256 of the code."""
+    key = hashlib.sha256(source.encode()).hexdigest()
+    mod = _COMPILED.get(key)
+    if mod is None:
+        mod = _COMPILED[key] = cupy().RawModule(code=source, options=OPTIONS)
+    return mod
+
+
+class _Mirror:
+    __slots__ = ("dev", "host_stale", "dev_stale")
+
+    def __init__(self, dev: Any):
+        self.dev = dev
+        self.host_stale = False  # the device copy is newer
+        self.dev_stale = False  # the host copy is newer
+
+
+def _span(alloc: Allocation) -> tuple[int, int]:
+    start = alloc.data.__array_interface__["data"][0]
+    return start, start + alloc.data.nbytes
+
+
+class _Mirrors:
+    """Device copies of allocations (see the module docstring)."""
+
+    def __init__(self) -> None:
+        self.by_alloc: weakref.WeakKeyDictionary[Allocation, _Mirror] = weakref.WeakKeyDictionary()
+
+    def _overlapping(self, alloc: Allocation) -> list[tuple[Allocation, _Mirror]]:
+        lo, hi = _span(alloc)
+        out = []
+        for a, m in list(self.by_alloc.items()):
+            alo, ahi = _span(a)
+            if alo < hi and lo < ahi:
+                out.append((a, m))
+        return out
+
+    def host_access(self, alloc: Allocation) -> None:
+        for a, m in self._overlapping(alloc):
+            if m.host_stale:
+                m.dev.get(out=a.data)
+                m.host_stale = False
+            m.dev_stale = True
+
+    def device(self, alloc: Allocation) -> Any:
+        """The up-to-date device array of ``alloc``."""
+        for a, m in self._overlapping(alloc):
+            if a is not alloc and m.host_stale:
+                m.dev.get(out=a.data)
+                m.host_stale = False
+        m = self.by_alloc.get(alloc)
+        if m is None:
+            m = self.by_alloc[alloc] = _Mirror(cupy().asarray(alloc.data))
+        elif m.dev_stale:
+            m.dev.set(alloc.data)
+            m.dev_stale = False
+        return m.dev
+
+    def written(self, alloc: Allocation) -> None:
+        """A kernel may have written ``alloc`` on the device."""
+        for a, m in self._overlapping(alloc):
+            if a is alloc:
+                m.host_stale = True
+            else:
+                m.dev_stale = True
+
+
+MIRRORS = _Mirrors()
+residency.register(MIRRORS)
+
+
+def _regions(nd: NDRange) -> list[tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]]]:
+    """(first group, group counts, block shape) of each uniform region of ``nd``."""
+    per_dim = []
+    for g, lsz in zip(nd.global_size, nd.local_size, strict=True):
+        full, rem = divmod(g, lsz)
+        opts = [(0, full, lsz)] if full else []
+        if rem:
+            opts.append((full, 1, rem))
+        per_dim.append(opts)
+    return [tuple(zip(*combo, strict=True)) for combo in itertools.product(*per_dim)]  # type: ignore[misc]
+
+
+def _value_leaves(arg: ValueArg, t: Any, ctypes: list[str]) -> list[Any]:
+    data = bytes(arg.data)
+    size = T.size_of(t)
+    if len(data) != size and not (t.op == "Vector" and t.count == 3 and len(data) == T.data_size(t)):
+        raise LogicError(f"argument: {len(data)} bytes given, parameter takes {size}",
+                         "CL_INVALID_ARG_SIZE")
+    data = data.ljust(size, b"\0")
+    out = []
+    for off, ct in zip(C.leaf_offsets(t), ctypes, strict=True):
+        dt = np.dtype({"u8": np.uint8, "u16": np.uint16, "u32": np.uint32, "u64": np.uint64}[ct])
+        out.append(np.frombuffer(data, dt, 1, off)[0])
+    return out
+
+
+def launch_cuda(module: Module, kernel: str, args: Sequence[KernelArg], ndrange: NDRange,
+                sub_group_size: int, result: Any) -> Any:
+    """Run ``kernel`` on the GPU; fills and returns ``result`` (a LaunchResult)."""
+    cp = cupy()
+    t0 = time.perf_counter()
+    source, kernels = source_for(module, sub_group_size)
+    info = kernels[kernel]
+    mod = compiled(source)
+    fn = mod.get_function(info.cuda_name)
+    params: list[Any] = []
+    keep: list[Any] = []
+    written: list[Allocation] = []
+    dyn = 0
+    for (kind, ctypes, t), arg in zip(info.params, args, strict=True):
+        if kind == "local":
+            if not isinstance(arg, LocalArg):
+                raise LogicError("a __local parameter needs a LocalArg", "CL_INVALID_ARG_VALUE")
+            dyn = -(-dyn // 16) * 16
+            params.append(np.uint64(dyn))
+            dyn += arg.nbytes
+        elif isinstance(arg, NullArg):
+            params.append(np.uint64(0))
+        elif isinstance(arg, BufferArg):
+            dev = MIRRORS.device(arg.allocation)
+            written.append(arg.allocation)
+            params.append(np.uint64(dev.data.ptr + arg.offset))
+        elif isinstance(arg, ValueArg) and kind == "byval":
+            dev = cp.asarray(np.frombuffer(bytes(arg.data), np.uint8))
+            keep.append(dev)
+            params.append(np.uint64(dev.data.ptr))
+        elif isinstance(arg, ValueArg):
+            params += _value_leaves(arg, t, ctypes)
+        else:
+            raise UnsupportedError(f"CUDA backend: argument kind {type(arg).__name__}")
+    if dyn > 48 * 1024:
+        fn.max_dynamic_shared_size_bytes = dyn
+    enq = ndrange.local_size
+    geo = [*enq, *ndrange.global_offset, *ndrange.global_size,
+           *(-(-g // lsz) for g, lsz in zip(ndrange.global_size, enq, strict=True))]
+    for first, counts, block in _regions(ndrange):
+        ctx = [np.uint64(x) for x in (*first, *geo)] + [np.uint32(ndrange.work_dim)]
+        fn(counts, block, tuple(ctx + params), shared_mem=dyn)
+    for a in written:
+        MIRRORS.written(a)
+    del keep
+    result.batches = 1
+    result.seconds = time.perf_counter() - t0
+    return result
