@@ -3,16 +3,22 @@
 from __future__ import annotations
 
 import functools
+import os
 from dataclasses import dataclass
 
 import numpy as np
 
 import sgvm
+from sgvm.runtime import residency
 from sgvm.runtime.args import BufferArg, LocalArg, ValueArg
+from sgvm.runtime.device import CPU_DEVICE, CUDA_DEVICE
 from sgvm.runtime.launch import LaunchResult, launch
 from sgvm.runtime.memory import Allocation
 from sgvm.runtime.ndrange import NDRange
 from sgvm.spirv import Module, read
+
+# SGVM_TEST_DEVICE=cuda runs these kernels on the CUDA backend (tests/cuda, docs/cuda.md).
+DEVICE = CUDA_DEVICE if os.environ.get("SGVM_TEST_DEVICE", "").lower() == "cuda" else CPU_DEVICE
 
 O2 = "-cl-std=CL2.0"
 O0 = "-cl-std=CL2.0 -cl-opt-disable"
@@ -47,5 +53,7 @@ def run(module: Module, kernel: str, args: list, global_size, local_size=None, o
             kargs.append(ValueArg(np.asarray(a).tobytes()))
     gs = global_size if isinstance(global_size, tuple) else (global_size,)
     ls = local_size if local_size is None or isinstance(local_size, tuple) else (local_size,)
-    res = launch(module, kernel, kargs, NDRange(gs, ls or (1,) * len(gs), offset))
+    res = launch(module, kernel, kargs, NDRange(gs, ls or (1,) * len(gs), offset), device=DEVICE)
+    for al, _, _ in outs:
+        residency.host_access(al)
     return [al.data.view(dt).reshape(shape) for al, dt, shape in outs], res

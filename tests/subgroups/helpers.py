@@ -7,16 +7,22 @@ from __future__ import annotations
 
 import functools
 import itertools
+import os
 from collections.abc import Sequence
 
 import numpy as np
 
 import sgvm
+from sgvm.runtime import residency
 from sgvm.runtime.args import BufferArg, ImageArg, KernelArg, LocalArg, ValueArg
+from sgvm.runtime.device import CPU_DEVICE, CUDA_DEVICE
 from sgvm.runtime.launch import LaunchResult, launch
 from sgvm.runtime.memory import Allocation
 from sgvm.runtime.ndrange import NDRange
 from sgvm.spirv import Module, read
+
+# SGVM_TEST_DEVICE=cuda runs these kernels on the CUDA backend (tests/cuda, docs/cuda.md).
+DEVICE = CUDA_DEVICE if os.environ.get("SGVM_TEST_DEVICE", "").lower() == "cuda" else CPU_DEVICE
 
 SIZES = (8, 16, 32)
 OPTIONS = "-cl-std=CL2.0"
@@ -58,7 +64,9 @@ def run(module: Module, kernel: str, args: Sequence, global_size: Sequence[int],
         else:
             kargs.append(ValueArg(np.asarray(a).tobytes()))
     res = launch(module, kernel, kargs, NDRange(tuple(global_size), tuple(local_size)),
-                 options=options, observers=observers)
+                 options=options, observers=observers, device=DEVICE)
+    for al, _, _ in outs:
+        residency.host_access(al)
     return [al.data.view(dt).reshape(shape) for al, dt, shape in outs], res
 
 

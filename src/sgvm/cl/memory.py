@@ -8,6 +8,7 @@ from typing import Any
 
 import numpy as np
 
+from ..runtime import residency
 from ..runtime.memory import Allocation
 from ._base import InfoObject, cl_error
 from .constants import command_type, mem_flags, mem_info, mem_object_type
@@ -65,7 +66,9 @@ class MemoryObject(InfoObject):
 
     @property
     def data(self) -> np.ndarray:
-        """The object's bytes (a uint8 NumPy array; shares memory with hostbuf under USE_HOST_PTR)."""
+        """The object's bytes (a uint8 NumPy array; shares memory with hostbuf under USE_HOST_PTR).
+        Brings back what a device-resident copy changed (``runtime.residency``)."""
+        residency.host_access(self.allocation)
         return self.allocation.data
 
     @property

@@ -6,7 +6,7 @@ import os
 from collections.abc import Sequence
 from typing import Any
 
-from ..runtime.device import CPU_DEVICE, DeviceModel
+from ..runtime.device import CPU_DEVICE, CUDA_DEVICE, DeviceModel
 from ._base import InfoObject, cl_error
 from .constants import (
     command_queue_properties,
@@ -171,8 +171,21 @@ class Device(InfoObject):
         return f"<pyopencl.Device '{self.model.name}' on 'sgvm'>"
 
 
+def _cuda_available() -> bool:
+    """The CUDA device is listed when CuPy is installed and sees a GPU (docs/cuda.md)."""
+    import importlib.util
+
+    if importlib.util.find_spec("cupy") is None:
+        return False
+    from ..engine.cuda.runtime import available
+
+    return available()
+
+
 _PLATFORM = Platform()
 _BACKENDS = {"cpu": CPU_DEVICE}
+if _cuda_available():
+    _BACKENDS["cuda"] = CUDA_DEVICE
 _PLATFORM._devices = [Device(_PLATFORM, model, name) for name, model in _BACKENDS.items()]
 
 

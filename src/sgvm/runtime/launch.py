@@ -22,7 +22,7 @@ from ..compiler.subgroup_size import kernel_sub_group_size
 from ..errors import LogicError, UnsupportedError
 from ..spirv import Module, Type
 from .args import BufferArg, ImageArg, KernelArg, LocalArg, NullArg, SamplerArg, ValueArg
-from .device import CPU_DEVICE, DeviceModel
+from .device import CPU_DEVICE, CUDA_DEVICE, DeviceModel
 from .memory import Allocation
 from .ndrange import NDRange
 
@@ -136,6 +136,12 @@ def launch(module: Module, kernel: str, args: Sequence[KernelArg], ndrange: NDRa
     result = LaunchResult()
     if ndrange.work_items == 0:
         return result
+    if device.name == CUDA_DEVICE.name:  # the CUDA backend (docs/cuda.md)
+        if observers:
+            raise UnsupportedError("observers (checker, profiler) need the CPU device")
+        from ..engine.cuda.runtime import launch_cuda
+
+        return launch_cuda(module, kernel, args, ndrange, S, result)
 
     keep: list[Allocation] = []
     names: dict[int, str] = {}

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import functools
 import json
+import os
 import sys
 from dataclasses import dataclass
 from pathlib import Path
@@ -144,7 +145,10 @@ def generator_names() -> dict[int, str]:
 
 
 def grammar_dir() -> Path:
-    """The directory holding the Khronos grammar JSON files."""
+    """The directory holding the Khronos grammar JSON files (``$SGVM_GRAMMAR_DIR`` first)."""
+    env = os.environ.get("SGVM_GRAMMAR_DIR")
+    if env and (Path(env) / "spirv.core.grammar.json").is_file():
+        return Path(env)
     for entry in sys.path:
         candidate = Path(entry) / _GRAMMAR_SUBDIR
         if (candidate / "spirv.core.grammar.json").is_file():
