@@ -170,7 +170,8 @@ def _add(acc, x, stride: int, sdt: np.dtype | None):
 
 def _scaled(x: np.ndarray, stride: int, sdt: np.dtype) -> np.ndarray:
     """``x`` read as ``sdt`` times ``stride``, as wrapping uint64."""
-    return x.view(sdt).astype(np.int64).view(np.uint64) * np.uint64(stride % _WRAP)
+    xi = x.view(sdt).astype(np.int64, copy=False).view(np.uint64)
+    return xi * np.uint64(stride % _WRAP) if stride != 1 else xi
 
 
 def _chain(ctx, base_type: Type, indexes: list[int], element: int | None):
