@@ -143,7 +143,8 @@ def kernel_params(module: Module, kernel: str, source: list[SourceParam] | None)
     return out
 
 
-def static_local_bytes(module: Module) -> int:
-    """Bytes of the module's ``__local`` variables (CL_KERNEL_LOCAL_MEM_SIZE's static part)."""
-    return sum(type_layout(module, v.pointee)[0] for v in module.variables.values()
-               if v.storage_class == "Workgroup")
+def static_local_bytes(module: Module, kernel: str) -> int:
+    """Bytes of the ``__local`` variables ``kernel`` uses (CL_KERNEL_LOCAL_MEM_SIZE's static part)."""
+    used = module.entry_point_variables(kernel)
+    return sum(type_layout(module, v.pointee)[0] for vid, v in module.variables.items()
+               if v.storage_class == "Workgroup" and vid in used)

@@ -230,7 +230,7 @@ class Kernel(InfoObject):
         values = {
             kw.WORK_GROUP_SIZE: self.work_group_size(device),
             kw.COMPILE_WORK_GROUP_SIZE: list(self.reqd_work_group_size or (0, 0, 0)),
-            kw.LOCAL_MEM_SIZE: static_local_bytes(self.program.module) + local_args,
+            kw.LOCAL_MEM_SIZE: static_local_bytes(self.program.module, self.name) + local_args,
             kw.PREFERRED_WORK_GROUP_SIZE_MULTIPLE: self.sub_group_size,
             kw.PRIVATE_MEM_SIZE: 0,
         }

@@ -255,6 +255,39 @@ class Module:
                 return ep
         raise KeyError(name)
 
+    def entry_point_variables(self, name: str) -> set[int]:
+        """Module-scope variables entry point ``name`` uses: those referenced by its function
+        and every function it calls, directly or through constant instructions and variable
+        initialisers. (Its OpEntryPoint interface must list these from SPIR-V 1.4 on, but may
+        list more: clang names every global of the module for every kernel.)"""
+        functions, called = [self.entry_point(name).function], set()
+        pending: list[int] = []
+        while functions:
+            fid = functions.pop()
+            if fid in called or fid not in self.functions:
+                continue
+            called.add(fid)
+            for block in self.functions[fid].blocks:
+                for inst in block.instructions:
+                    if inst.opname == "OpFunctionCall":
+                        functions.append(inst.operands[0].value)
+                    pending.extend(inst.ids())
+        used: set[int] = set()
+        seen: set[int] = set()
+        while pending:
+            ref = pending.pop()
+            if ref in seen:
+                continue
+            seen.add(ref)
+            var = self.variables.get(ref)
+            if var is not None:
+                used.add(ref)
+                if var.initializer is not None:
+                    pending.append(var.initializer)
+            elif ref in self.constants:
+                pending.extend(self.defs[ref].ids())
+        return used
+
     @property
     def kernel_names(self) -> list[str]:
         return [ep.name for ep in self.entry_points if ep.execution_model == "Kernel"]

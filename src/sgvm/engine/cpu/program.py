@@ -7,8 +7,10 @@ memory layout of variables. Built once and cached per (module, kernel).
 * Program-scope ``CrossWorkgroup``/``UniformConstant`` variables get one
   Allocation per module (initialised from their OpConstant* initializers) and
   keep their contents across launches, as OpenCL program-scope globals do.
-* ``Workgroup`` variables get offsets in each work-group's local region,
-  ``Function`` variables a slot per lane in the private arena.
+* ``Workgroup`` variables that the kernel uses (``Module.entry_point_variables``:
+  its function and those it calls, not other kernels') get offsets in each
+  work-group's local region, ``Function`` variables a slot per lane in the
+  private arena.
 """
 
 from __future__ import annotations
@@ -125,9 +127,10 @@ class Program:
         allocs = _GLOBALS.get(m)
         if allocs is None:
             allocs = _GLOBALS[m] = {}
+        used = m.entry_point_variables(self.kernel)  # local memory: this kernel's variables only
         for vid, var in m.variables.items():
             sc = var.storage_class
-            if vid in self.builtin_vars:
+            if vid in self.builtin_vars or sc == "Workgroup" and vid not in used:
                 continue
             if sc in ("CrossWorkgroup", "UniformConstant"):
                 a = allocs.get(vid)
