@@ -131,3 +131,21 @@ def test_log_and_filename_map() -> None:
     renamed = [str(i.location) for i in instructions(module, "OpFDiv")
                if i.location and i.location.file == "renamed.cl"]
     assert renamed == ["renamed.cl:7:14"]
+
+
+@pytest.mark.parametrize("where", ["absolute", "relative", "parent", "angle"])
+def test_filename_exactly_as_given(where: str, tmp_path) -> None:
+    """Locations carry the #line file name unchanged. clang shortens an absolute name by the
+    directory it shares with the compilation directory (the build runs in /tmp/sgvm-build-*):
+    /tmp/.../k.cl once showed as a path relative to /tmp."""
+    filename = {
+        "absolute": str(tmp_path / "pk" / "k.cl"),  # under /tmp, like the build directory
+        "relative": "pk/k.cl",
+        "parent": "../src/k.cl",
+        "angle": "<kernel>",
+    }[where]
+    module = compile_with_log(SOURCE, "-g", filename=filename).module()
+    files = {inst.location.file for fn in module.functions.values() for block in fn.blocks
+             for inst in block.instructions if inst.location}
+    assert files == {filename}
+    assert lines(module, "OpSDiv") == {line_of("gid / d")}

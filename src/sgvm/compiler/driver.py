@@ -102,7 +102,8 @@ def compile_with_log(
         dirs.append(src_dir)
     features = feature_header()
     key = cache.digest(
-        source, opts.text, "\0".join(dirs), filename, features, _our_headers(), clang.version, clang.origin
+        source, opts.text, "\0".join(dirs), filename, features, _our_headers(), clang.version, clang.origin,
+        " ".join(LOCATION_FLAGS),
     )
     hit = cache.load(key)
     if hit is not None:

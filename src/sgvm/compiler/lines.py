@@ -21,8 +21,9 @@ How the compiler produces the dump, in the same clang run as the SPIR-V::
 The driver does this for every build with ``-g`` and keeps the dump in the
 cache beside the module (``CompileResult.line_dump``;
 ``CompileResult.module()`` returns the located Module). Its
-``#line 1 "<filename>"`` makes clang record the user's file name; without it,
-pass ``filename_map`` to rename the temporary file.
+``#line 1 "<filename>"`` makes clang record the user's file name, exactly as
+given (see ``LOCATION_FLAGS``); without it, pass ``filename_map`` to rename
+the temporary file.
 
 Which frame is reported: the innermost one outside sgvm's own headers (an
 instruction of a helper inlined into a kernel gets the helper's line; one of
@@ -43,7 +44,13 @@ from pathlib import PurePath
 from ..spirv import Function, Instruction, Module, SourceLocation, grammar
 from .toolchain import INCLUDE_DIR
 
-LOCATION_FLAGS: tuple[str, ...] = ("-g", "-mllvm", "-print-after=spirv-asm-printer")
+# -fdebug-compilation-dir=/: clang (CGDebugInfo::createFile) splits an absolute file name
+# into the part it shares with the compilation directory and the rest, and the dump prints
+# only the rest: "/tmp/pk/k.cl" compiled in /tmp/sgvm-build-*/ showed as "pk/k.cl". With
+# "/" as that directory nothing is shared but the root, which clang never strips, so the
+# dump carries the name of the #line directive exactly as given.
+LOCATION_FLAGS: tuple[str, ...] = ("-g", "-fdebug-compilation-dir=/", "-mllvm",
+                                   "-print-after=spirv-asm-printer")
 
 _DUMP_START = "# *** IR Dump After"
 _FUNC_START = re.compile(r"^# Machine code for function (.+?):")
