@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-import os
 import sys
 from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
 
+from ..compiler.subgroup_size import kernel_sub_group_size
 from ..runtime.args import BufferArg, ImageArg, KernelArg, LocalArg, NullArg, SamplerArg, ValueArg
 from ._base import InfoObject, cl_error
 from ._layout import ParamSpec, static_local_bytes
@@ -49,6 +49,17 @@ def _value_bytes(value: Any) -> bytes | None:
         return bytes(memoryview(value).cast("B"))
     except TypeError:
         return None
+
+
+def _size_array(value: Any) -> list[int] | None:
+    """``value`` as the ``size_t`` array of a local work size (1 to 3 sizes), else None."""
+    if isinstance(value, str | bytes) or not isinstance(value, Sequence | np.ndarray):
+        return None
+    sizes = list(np.asarray(value).ravel()) if isinstance(value, np.ndarray) else list(value)
+    if not 1 <= len(sizes) <= 3 or not all(isinstance(v, int | np.integer) and not isinstance(v, bool)
+                                           and v >= 0 for v in sizes):
+        return None
+    return [int(v) for v in sizes]
 
 
 class Kernel(InfoObject):
@@ -204,12 +215,14 @@ class Kernel(InfoObject):
 
     @property
     def sub_group_size(self) -> int:
-        """The kernel's sub-group size: intel_reqd_sub_group_size, else -sgvm-sub-group-size=N,
-        else SGVM_SUB_GROUP_SIZE, else the device default."""
-        if self.required_sub_group_size:
-            return self.required_sub_group_size
-        opt = self.program.options.sgvm.get("sub-group-size") or os.environ.get("SGVM_SUB_GROUP_SIZE", "")
-        return int(opt) if opt.isdigit() else self.program.context.devices[0].model.default_sub_group_size
+        """The sub-group size the kernel runs with on the context's device."""
+        return self.compiled_sub_group_size(self.program.context.devices[0])
+
+    def compiled_sub_group_size(self, device: Device) -> int:
+        """The kernel's sub-group size on ``device`` (``compiler.subgroup_size.kernel_sub_group_size``:
+        intel_reqd_sub_group_size, else -sgvm-sub-group-size=N, else SGVM_SUB_GROUP_SIZE, else the
+        device default; a size the device lacks raises CL_INVALID_BUILD_OPTIONS)."""
+        return kernel_sub_group_size(self.required_sub_group_size, self.program.options, device.model)
 
     def work_group_size(self, device: Device) -> int:
         """CL_KERNEL_WORK_GROUP_SIZE."""
@@ -231,7 +244,7 @@ class Kernel(InfoObject):
             kw.WORK_GROUP_SIZE: self.work_group_size(device),
             kw.COMPILE_WORK_GROUP_SIZE: list(self.reqd_work_group_size or (0, 0, 0)),
             kw.LOCAL_MEM_SIZE: static_local_bytes(self.program.module, self.name) + local_args,
-            kw.PREFERRED_WORK_GROUP_SIZE_MULTIPLE: self.sub_group_size,
+            kw.PREFERRED_WORK_GROUP_SIZE_MULTIPLE: self.compiled_sub_group_size(device),
             kw.PRIVATE_MEM_SIZE: 0,
         }
         if param not in values:
@@ -239,31 +252,63 @@ class Kernel(InfoObject):
                            "clGetKernelWorkGroupInfo")
         return values[param]
 
-    def get_sub_group_info(self, device: Device, param: int, input_value: Any = None) -> Any:
-        """clGetKernelSubGroupInfo (cl_khr_subgroups / OpenCL 2.1), plus Intel's
-        CL_KERNEL_COMPILE_SUB_GROUP_SIZE_INTEL."""
+    def get_sub_group_info(self, device: Device | None, param: int, input_value: Any = None) -> Any:
+        """clGetKernelSubGroupInfo (OpenCL 3.0 API s5.9.3, cl_khr_subgroups / cl_intel_subgroups,
+        cl_intel_required_subgroup_size), with PyOpenCL's signature.
+
+        ``input_value``: the local size (a sequence of 1 to 3 sizes) for the ``*_FOR_NDRANGE``
+        queries, the sub-group count (an int) for LOCAL_SIZE_FOR_SUB_GROUP_COUNT, ignored
+        otherwise. A missing or wrongly sized input is CL_INVALID_VALUE, as the spec lists.
+        """
+        routine = "clGetKernelSubGroupInfo"
+        if device is None and len(self.program.context.devices) == 1:
+            device = self.program.context.devices[0]  # "device can be a NULL value"
+        if device not in self.program.context.devices:
+            raise cl_error("CL_INVALID_DEVICE", "the device is not in the kernel's context", routine)
         ks = kernel_sub_group_info
-        sg = self.sub_group_size
+        sg = self.compiled_sub_group_size(device)
         if param in (ks.MAX_SUB_GROUP_SIZE_FOR_NDRANGE, ks.SUB_GROUP_COUNT_FOR_NDRANGE):
-            local = [int(v) for v in (input_value if isinstance(input_value, Sequence) else [input_value])]
-            if not local or not all(v > 0 for v in local) or len(local) > 3:
-                raise cl_error("CL_INVALID_VALUE", "input_value must be a local size such as (64,) or (8, 8)",
-                               "clGetKernelSubGroupInfo")
-            volume = int(np.prod(local))
-            return sg if param == ks.MAX_SUB_GROUP_SIZE_FOR_NDRANGE else -(-volume // sg)
+            local = _size_array(input_value)
+            if local is None:
+                raise cl_error("CL_INVALID_VALUE", f"{ks.to_string(param)} needs input_value, the local work "
+                               "size of the intended dispatch: 1 to 3 sizes such as (64,) or (8, 8)", routine)
+            # Every sub-group has the compiled size S but the last, which may be smaller (spec, Table
+            # "clGetKernelSubGroupInfo"): the maximum is S, the count ceil(volume / S).
+            return sg if param == ks.MAX_SUB_GROUP_SIZE_FOR_NDRANGE else -(-int(np.prod(local)) // sg)
         if param == ks.LOCAL_SIZE_FOR_SUB_GROUP_COUNT:
-            count = int(input_value or 0)
-            size = count * sg
-            return [size, 1, 1] if 0 < size <= self.work_group_size(device) else [0, 0, 0]
-        values = {
-            ks.MAX_NUM_SUB_GROUPS: -(-self.work_group_size(device) // sg),
-            ks.COMPILE_NUM_SUB_GROUPS: 0,
-            ks.COMPILE_SUB_GROUP_SIZE_INTEL: self.required_sub_group_size or 0,
-        }
-        if param not in values:
-            raise cl_error("CL_INVALID_VALUE", f"{param:#x} is not a cl.kernel_sub_group_info value",
-                           "clGetKernelSubGroupInfo")
-        return values[param]
+            if isinstance(input_value, bool) or not isinstance(input_value, int | np.integer) or input_value < 0:
+                raise cl_error("CL_INVALID_VALUE", "LOCAL_SIZE_FOR_SUB_GROUP_COUNT needs input_value, the "
+                               "number of sub-groups (one size_t)", routine)
+            return self._local_size_for(int(input_value), sg, device)
+        if param == ks.MAX_NUM_SUB_GROUPS:
+            return -(-self.work_group_size(device) // sg)
+        if param == ks.COMPILE_NUM_SUB_GROUPS:
+            return self._required_num_sub_groups()
+        if param == ks.COMPILE_SUB_GROUP_SIZE_INTEL:
+            return self.required_sub_group_size or 0
+        raise cl_error("CL_INVALID_VALUE", f"{param:#x} is not a cl.kernel_sub_group_info value", routine)
+
+    def _local_size_for(self, count: int, sg: int, device: Device) -> list[int]:
+        """CL_KERNEL_LOCAL_SIZE_FOR_SUB_GROUP_COUNT: "Any returned work-group will have one
+        dimension. Other dimensions [...] filled with the value 1", giving exactly ``count``
+        sub-groups with no partial one: ``count * S``. "If no work-group size can accommodate
+        the requested number of sub-groups, 0 will be returned in each element": above the
+        kernel's work-group size, or other than its reqd_work_group_size."""
+        local = (count * sg, 1, 1)
+        limit = min(self.work_group_size(device), device.model.max_work_item_sizes[0])
+        possible = 0 < local[0] <= limit and self.reqd_work_group_size in (None, local)
+        return list(local) if possible else [0, 0, 0]
+
+    def _required_num_sub_groups(self) -> int:
+        """CL_KERNEL_COMPILE_NUM_SUB_GROUPS: the kernel's ``SubgroupsPerWorkgroup`` (or ``...Id``)
+        execution mode, else 0 (OpenCL C has no attribute for it; only SPIR-V can declare it)."""
+        assert self.program.module is not None
+        modes = self.program.module.entry_point(self.name).execution_modes
+        if "SubgroupsPerWorkgroup" in modes:
+            return int(modes["SubgroupsPerWorkgroup"][0])
+        if "SubgroupsPerWorkgroupId" in modes:
+            return int(self.program.module.constants[modes["SubgroupsPerWorkgroupId"][0]].value)
+        return 0
 
     # -- enqueue ---------------------------------------------------------------------
     def __call__(self, queue: CommandQueue, global_size: Any, local_size: Any, *args: Any,
@@ -301,7 +346,7 @@ def enqueue_nd_range_kernel(queue: CommandQueue, kernel: Kernel, global_work_siz
         device=queue.device.model,
         kernel_wg_size=kernel.work_group_size(queue.device),
         reqd=kernel.reqd_work_group_size,
-        sub_group_size=kernel.sub_group_size,
+        sub_group_size=kernel.compiled_sub_group_size(queue.device),
         uniform_required=kernel.program.uniform_work_groups_required,
         g_times_l=g_times_l,
         allow_empty=allow_empty_ndrange,

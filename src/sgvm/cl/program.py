@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Any
 from ..check.runner import Checker, check_requested
 from ..compiler import ParsedOptions, compile_with_log, parse_options
 from ..compiler.lines import attach_locations
+from ..compiler.subgroup_size import check_sub_group_sizes
 from ..errors import BuildError, SpirvFormatError
 from ..spirv import Module, read
 from ._base import InfoObject, cl_error
@@ -94,6 +95,13 @@ class Program(InfoObject):
         if self.source is None:
             if "-cl-std=" not in text:  # SPIR-V has no OpenCL C version: allow non-uniform groups
                 parsed.cl_std = "CL3.0"
+            try:  # cl_intel_required_subgroup_size: a size the device lacks fails the build
+                for device in devices or self.context.devices:
+                    check_sub_group_sizes(self.spirv, parsed, device.model)
+            except BuildError as exc:
+                self._log, self._status = exc.log, build_status.ERROR
+                raise
+            self._log = ""
             self.options = parsed
             self._status = build_status.SUCCESS
             return self
