@@ -3,8 +3,9 @@
     .venv/bin/python benchmarks/check_bench.py [--repeat N] [--scale S]
 
 Kernels: vector add (1M floats), a local-memory reduction (1M floats, groups of
-256), a 256×256×256 tiled matrix multiply (local tiles, barriers) and a
+256), 256³ and 512³ tiled matrix multiplies (16×16 local tiles, barriers) and a
 sub-group kernel (1M items: shuffle_down + sub_group_reduce_add + block read).
+``--scale`` multiplies the 1M sizes (not the matrices).
 Both runs use the same -g build; the checked one attaches every plugin
 (``sgvm.check.Checker``). The target is a ratio of at most 5.
 """
@@ -69,16 +70,19 @@ def _buf(a: np.ndarray) -> BufferArg:
 def cases(scale: int) -> list[tuple[str, str, list, NDRange]]:
     n = (1 << 20) * scale
     f = np.random.default_rng(0).random(n, dtype=np.float32)
-    m = 256
-    A = np.random.default_rng(1).random(m * m, dtype=np.float32)
+    rows = []
+    for m in (256, 512):
+        A = np.random.default_rng(1).random(m * m, dtype=np.float32)
+        rows.append((f"matmul {m}", "matmul", [_buf(A), _buf(A.copy()),
+                                               _buf(np.zeros(m * m, np.float32)),
+                                               ValueArg(np.int32(m).tobytes())],
+                     NDRange((m, m, 1), (16, 16, 1), (0, 0, 0), 2)))
     return [
         ("vector add", "vadd", [_buf(f), _buf(f.copy()), _buf(np.zeros(n, np.float32))],
          NDRange((n, 1, 1), (256, 1, 1), (0, 0, 0), 1)),
         ("reduction", "reduce", [_buf(f), _buf(np.zeros(n // 256, np.float32)), LocalArg(1024)],
          NDRange((n, 1, 1), (256, 1, 1), (0, 0, 0), 1)),
-        ("matmul 256", "matmul", [_buf(A), _buf(A.copy()), _buf(np.zeros(m * m, np.float32)),
-                                  ValueArg(np.int32(m).tobytes())],
-         NDRange((m, m, 1), (16, 16, 1), (0, 0, 0), 2)),
+        *rows,
         ("sub-group", "subgroup", [_buf(np.arange(n, dtype=np.uint32)),
                                    _buf(np.zeros(n, np.uint32))],
          NDRange((n, 1, 1), (256, 1, 1), (0, 0, 0), 1)),
@@ -91,17 +95,24 @@ def main() -> None:
     ap.add_argument("--scale", type=int, default=1, help="multiply the 1M-item sizes")
     opts = ap.parse_args()
     module = compile_with_log(SRC, "-cl-std=CL2.0 -g").module()
-    print(f"{'kernel':<12} {'unchecked s':>12} {'checked s':>10} {'ratio':>6} {'findings':>9}")
+    print(f"{'kernel':<15} {'unchecked s':>12} {'checked s':>10} {'ratio':>6} {'findings':>9}")
     for name, kernel, args, nd in cases(opts.scale):
-        launch(module, kernel, args, nd)  # warm-up: decode
-        plain = min(_time(lambda: launch(module, kernel, args, nd)) for _ in range(opts.repeat))
-        checker = Checker(echo=False)
-        checked = min(_time(lambda: launch(module, kernel, args, nd,
-                                           observers=checker.observers(module, kernel)))
-                      for _ in range(opts.repeat))
-        checker.finish()
-        print(f"{name:<12} {plain:>12.3f} {checked:>10.3f} {checked / plain:>6.2f} "
-              f"{len(checker.report):>9}")
+        suffix = f" ×{opts.scale}" if opts.scale > 1 and not name.startswith("matmul") else ""
+        plain, checked, findings = measure(module, kernel, args, nd, opts.repeat)
+        print(f"{name + suffix:<15} {plain:>12.3f} {checked:>10.3f} {checked / plain:>6.2f} "
+              f"{findings:>9}")
+
+
+def measure(module, kernel: str, args: list, nd: NDRange, repeat: int) -> tuple[float, float, int]:
+    """Best unchecked and checked times of ``repeat`` launches each, and the findings."""
+    launch(module, kernel, args, nd)  # warm-up: decode
+    plain = min(_time(lambda: launch(module, kernel, args, nd)) for _ in range(repeat))
+    checker = Checker(echo=False)
+    checked = min(_time(lambda: launch(module, kernel, args, nd,
+                                       observers=checker.observers(module, kernel)))
+                  for _ in range(repeat))
+    checker.finish()
+    return plain, checked, len(checker.report)
 
 
 def _time(fn) -> float:

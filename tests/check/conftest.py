@@ -19,10 +19,12 @@ def ctx():
 
 @pytest.fixture
 def check(ctx):
-    """``check(src, **arrays) -> findings`` of kernel ``k`` over N items, groups of 32."""
+    """``check(src, *args) -> findings`` of kernel ``k`` over N items, groups of 32;
+    ``options`` are added to ``-cl-std=CL2.0``."""
 
-    def run(src: str, *args, global_size: int = N, local_size: int = 32) -> list[Finding]:
-        prg = cl.Program(ctx, src).build("-cl-std=CL2.0", check=True)
+    def run(src: str, *args, global_size: int = N, local_size: int = 32,
+            options: str = "") -> list[Finding]:
+        prg = cl.Program(ctx, src).build(f"-cl-std=CL2.0 {options}".strip(), check=True)
         prg.checker.echo = False
         sgvm.run(prg, "k", (global_size,), (local_size,), *args)
         return prg.checker.report.findings

@@ -31,7 +31,7 @@ class BarrierPlugin(Plugin):
                   "barrier reached by only some work-items of a work-group")
 
     def collective(self, st: Any, ev: Any) -> None:
-        if ev.scope != "Workgroup":
+        if ev.scope != "Workgroup" or st.mask is None:  # None: every lane executes it
             return
         name = ev.op.removeprefix("Op")
         self.flag(st, "work-group-divergence", group_lanes(ev.divergent(), ev.active),

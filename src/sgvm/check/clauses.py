@@ -127,12 +127,11 @@ _ALL = [
              "The behavior of an unaligned load or store is undefined, except for the vloadn, "
              "vload_halfn, vstoren, and vstore_halfn functions defined in section 6.13.7.",
              "access through a pointer aligned to the type's size, or use vloadn/vstoren"),
-    Category("read-only-write", 7, ERROR, "OpenCL C 2.0 s6.5.3, __constant address space",
-             "Variables in the program scope or the outermost scope of kernel functions can be "
-             "declared in the __constant address space. These variables are required to be "
-             "initialized and the values used to initialize these variables must be a compile "
-             "time constant. Writing to such a variable results in a compile-time error.",
-             "do not write to constant memory"),
+    Category("read-only-write", 7, ERROR, "OpenCL 2.0 clCreateBuffer, CL_MEM_READ_ONLY",
+             "This flag specifies that the memory object is a read-only memory object when used "
+             "inside a kernel. Writing to a buffer or image object created with CL_MEM_READ_ONLY "
+             "inside a kernel is undefined.",
+             "create the buffer READ_WRITE, or do not write to it (or to __constant memory)"),
     Category("uninitialized-read", 7, WARNING, "C99 s6.7.8p10",
              "If an object that has automatic storage duration is not initialized explicitly, "
              "its value is indeterminate.",

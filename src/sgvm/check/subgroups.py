@@ -48,7 +48,7 @@ class SubgroupPlugin(Plugin):
                           f"{name} reads a work-item that did not execute it")
             return
         workgroup = ev.scope == "Workgroup"
-        if not workgroup:
+        if not workgroup and st.mask is not None:  # None: every lane executes it
             self.flag(st, "subgroup-divergence", group_lanes(ev.divergent(), act),
                       f"{_name(ev.op)} executed by only some work-items of a sub-group")
         nu = np.asarray(d.get("not_uniform", False), bool)

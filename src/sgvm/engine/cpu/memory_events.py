@@ -115,8 +115,15 @@ def block_access(st: Any, kind: str, base: Any, count: int, elem_size: int) -> I
         st.notify_memory(kind, allocation(int(base) >> OFFSET_BITS), np.uint64(base) & _M, nbytes,
                          count=count)
         return
-    sel = np.arange(st.L) if st.mask is None else np.flatnonzero(st.mask)
-    p = np.asarray(base, np.uint64)[sel]
+    sel = None if st.mask is None else np.flatnonzero(st.mask)
+    p = np.asarray(base, np.uint64) if sel is None else np.asarray(base, np.uint64)[sel]
+    if not len(p):
+        return
+    aid = int(p.min()) >> OFFSET_BITS
+    if int(p.max()) >> OFFSET_BITS == aid:  # one allocation: no partition needed
+        st.notify_memory(kind, allocation(aid), p & _M, nbytes, sel, count)
+        return
+    sel = np.arange(st.L) if sel is None else sel
     ids = p >> np.uint64(OFFSET_BITS)
     for aid in np.unique(ids):
         pick = ids == aid
