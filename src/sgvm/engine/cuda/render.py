@@ -32,6 +32,7 @@ class KernelInfo:
     name: str
     cuda_name: str
     params: list[tuple[str, list[str], Type]] = field(default_factory=list)
+    local_bytes: int = 0  # dynamic shared memory taken by the module's __local variables
     uses_printf: bool = False
 
 
@@ -45,6 +46,8 @@ class Renderer:
         self.lines: list[str] = []
         self.decls: list[str] = []
         self.uses_wg = False
+        self.local_offsets: dict[int, int] = {}  # Workgroup variable → offset in sg_dyn
+        self.local_bytes = 0  # the module's Workgroup variables; local arguments follow
         self.printf_formats: dict[int, str] = {}  # format id → format string
         self.strings: dict[int, str] = {}  # UniformConstant i8 arrays → text
         from . import render_groups, render_ops
@@ -65,6 +68,8 @@ class Renderer:
             return self.const_leaves(vid)
         if vid in m.undefs:
             return [C.zero(t) for t in C.leaf_types(m.undefs[vid])]
+        if vid in self.local_offsets:
+            return [f"((char*)(sg_dyn + {self.local_offsets[vid]}))"]
         if vid in m.variables and vid not in self.builtins:
             return [f"((char*)g{vid})"]
         t = self.type_of(vid)
@@ -118,7 +123,9 @@ class Renderer:
         for i, ep in enumerate(self.m.entry_points):
             if ep.execution_model != "Kernel":
                 continue
-            info, text = self._kernel(ep.function, ep.name, f"sgvm_k{i}")
+            size = ep.execution_modes.get("LocalSize")  # reqd_work_group_size
+            bound = size[0] * size[1] * size[2] if size else 1024
+            info, text = self._kernel(ep.function, ep.name, f"sgvm_k{i}", bound)
             kernels[ep.name] = info
             wrappers.append(text)
         if self.uses_wg:
@@ -133,8 +140,10 @@ class Renderer:
             if vid in self.builtins:
                 continue
             size = max(T.size_of(var.pointee), 1)
-            if var.storage_class == "Workgroup":
-                head.append(f"__shared__ __align__(16) u8 g{vid}[{size}];")
+            if var.storage_class == "Workgroup":  # in dynamic shared memory (may pass 48 KiB)
+                off = -(-self.local_bytes // 16) * 16
+                self.local_offsets[vid] = off
+                self.local_bytes = off + size
             elif var.storage_class in ("CrossWorkgroup", "UniformConstant"):
                 data = b""
                 if var.initializer is not None:
@@ -350,9 +359,9 @@ class Renderer:
         return [f"({C.scalar_ctype(t)}){expr}"]
 
     # -- kernels ---------------------------------------------------------------
-    def _kernel(self, fid: int, name: str, cuda_name: str) -> tuple[KernelInfo, str]:
+    def _kernel(self, fid: int, name: str, cuda_name: str, bound: int) -> tuple[KernelInfo, str]:
         f = self.m.functions[fid]
-        info = KernelInfo(name, cuda_name)
+        info = KernelInfo(name, cuda_name, local_bytes=self.local_bytes)
         params = [f"u64 c{i}" for i in range(15)] + ["u32 cdim"]
         body = ["  SgCtx sgc = {{c0, c1, c2}, {c3, c4, c5}, {c6, c7, c8}, {c9, c10, c11}, "
                 "{c12, c13, c14}, cdim};"]
@@ -381,7 +390,7 @@ class Renderer:
                 args.append(f"sg_from_bits<{C.scalar_ctype(x)}>((u64)a{i}_{k})"
                             if x.op != "Bool" else f"(a{i}_{k} != 0)")
             info.params.append(("value", ctypes, t))
-        text = (f'extern "C" __global__ void __launch_bounds__(1024) {cuda_name}('
+        text = (f'extern "C" __global__ void __launch_bounds__({bound}) {cuda_name}('
                 + ", ".join(params) + ") {\n" + "\n".join(body)
                 + f"\n  f{fid}({', '.join(args)});\n}}")
         return info, text

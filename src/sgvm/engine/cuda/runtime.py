@@ -172,7 +172,7 @@ def launch_cuda(module: Module, kernel: str, args: Sequence[KernelArg], ndrange:
     params: list[Any] = []
     keep: list[Any] = []
     written: list[Allocation] = []
-    dyn = 0
+    dyn = info.local_bytes
     for (kind, ctypes, t), arg in zip(info.params, args, strict=True):
         if kind == "local":
             if not isinstance(arg, LocalArg):
@@ -194,6 +194,10 @@ def launch_cuda(module: Module, kernel: str, args: Sequence[KernelArg], ndrange:
             params += _value_leaves(arg, t, ctypes)
         else:
             raise UnsupportedError(f"CUDA backend: argument kind {type(arg).__name__}")
+    dyn = -(-dyn // 16) * 16
+    if dyn > 64 * 1024:
+        raise LogicError(f"kernel '{kernel}' needs {dyn} bytes of local memory, the device has "
+                         "65536", "CL_OUT_OF_RESOURCES")
     if dyn > 48 * 1024:
         fn.max_dynamic_shared_size_bytes = dyn
     enq = ndrange.local_size
