@@ -151,7 +151,7 @@ class Device(InfoObject):
             di.PIPE_SUPPORT: False,
             di.IL_VERSION: m.il_version,
             di.MAX_NUM_SUB_GROUPS: m.max_num_sub_groups,
-            di.SUB_GROUP_INDEPENDENT_FORWARD_PROGRESS: True,
+            di.SUB_GROUP_INDEPENDENT_FORWARD_PROGRESS: False,  # sub-groups run in lock-step
             di.NON_UNIFORM_WORK_GROUP_SUPPORT: True,
             di.PREFERRED_WORK_GROUP_SIZE_MULTIPLE: m.default_sub_group_size,
             di.WORK_GROUP_COLLECTIVE_FUNCTIONS_SUPPORT: True,

@@ -11,8 +11,8 @@ from . import (  # noqa: F401  (registration)
     convert,
     ext,
     group_ops,
-    image_ops,
     image_block_ops,
+    image_ops,
     memory_ops,
     subgroup_ops,
 )
