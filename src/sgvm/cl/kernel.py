@@ -361,7 +361,8 @@ def enqueue_nd_range_kernel(queue: CommandQueue, kernel: Kernel, global_work_siz
         checker = kernel.program.checker
         plugins = checker.observers(module, kernel.name) if checker is not None else []
         result = launch(module, kernel.name, args, ndrange, device=queue.device.model,
-                        options=kernel.program.options, observers=observers + plugins)
+                        options=kernel.program.options, observers=observers + plugins,
+                        param_names=[p.name for p in kernel.params])
         if checker is not None:
             checker.finish()
         if observers:

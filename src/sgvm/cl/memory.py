@@ -139,7 +139,7 @@ class Buffer(MemoryObject):
             data = np.zeros(size, np.uint8)
             if host is not None:
                 data[:] = host[:size]
-        alloc = Allocation(data, "global", "buffer", read_only=bool(flags & mem_flags.READ_ONLY))
+        alloc = Allocation(data, "global", read_only=bool(flags & mem_flags.READ_ONLY))
         super().__init__(context, flags, alloc, hostbuf)
 
     def get_sub_region(self, origin: int, size: int, flags: int = 0) -> Buffer:

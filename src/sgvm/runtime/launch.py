@@ -110,10 +110,13 @@ class _Progress:
 
 def launch(module: Module, kernel: str, args: Sequence[KernelArg], ndrange: NDRange, *,
            device: DeviceModel = CPU_DEVICE, observers: Sequence[Any] = (),
-           options: Any = None) -> LaunchResult:
-    """Run ``kernel`` of ``module`` over ``ndrange`` with ``args``; see the module docstring."""
+           options: Any = None, param_names: Sequence[str] | None = None) -> LaunchResult:
+    """Run ``kernel`` of ``module`` over ``ndrange`` with ``args``; see the module docstring.
+
+    ``param_names``: the kernel's parameter names as the source spells them (clang's
+    SPIR-V has none), used in error messages."""
     from ..engine.cpu.batch import Batch, Geometry
-    from ..engine.cpu.program import program_for
+    from ..engine.cpu.program import arg_label, program_for
     from ..engine.cpu.scheduler import call
 
     t0 = time.perf_counter()
@@ -148,7 +151,10 @@ def launch(module: Module, kernel: str, args: Sequence[KernelArg], ndrange: NDRa
     values: list[tuple[int, Any]] = []
     local_args: list[tuple[int, int]] = []  # (param id, offset in the group region)
     local_bytes = prog.local_bytes
-    for (pid, t, name, byval), arg in zip(prog.params, args, strict=False):
+    for i, ((pid, t, name, byval), arg) in enumerate(zip(prog.params, args, strict=False)):
+        if param_names and i < len(param_names) and param_names[i] \
+                and not param_names[i].startswith("argument "):
+            name = arg_label(param_names[i], i)
         if isinstance(arg, LocalArg):
             local_bytes = -(-local_bytes // 16) * 16
             local_args.append((pid, local_bytes))

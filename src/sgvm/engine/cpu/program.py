@@ -105,7 +105,7 @@ class Program:
         self.entry: DFunction = self.functions[ep.function]
         fn = module.functions[ep.function]
         self.params: list[tuple[int, Type, str, bool]] = [
-            (p.result_id, module.types[p.result_type], _arg_label(module.names.get(p.result_id), i),
+            (p.result_id, module.types[p.result_type], arg_label(module.names.get(p.result_id), i),
              any(d.name == "FuncParamAttr" and d.args and d.args[0] == "ByVal"
                  for d in module.decorations.get(p.result_id, ())))
             for i, p in enumerate(fn.params)]
@@ -182,7 +182,7 @@ class Program:
         self.private_bytes = off
 
 
-def _arg_label(name: str | None, index: int) -> str:
+def arg_label(name: str | None, index: int) -> str:
     """How error messages name a kernel parameter (clang emits no OpName for them)."""
     return f"argument #{index} '{name}'" if name else f"argument #{index}"
 
