@@ -47,3 +47,60 @@ def test_generic_pointers(module):
     np.testing.assert_array_equal(out[:, 2], (np.array([0.5, 1.5, 2.5, 3.5])[i & 3] * 2).astype(int)
                                   + (l & 1) * 100)
     np.testing.assert_array_equal(out[:, 3], 5 + (l == 0))
+
+
+# Addresses through integers: OpConvertPtrToU / OpConvertUToPtr on program-scope
+# constants and globals, local variables and private arrays. clang folds
+# `(ulong)table` into a module-scope OpSpecConstantOp ConvertPtrToU.
+INT_SRC = r"""
+constant int tbl[8] = {1, 2, 3, 4, 5, 6, 7, 8};
+global int gtab[4] = {10, 20, 30, 40};
+global int *gptr = gtab;
+
+kernel void via_ulong(global int *out, int z) {
+  int i = get_global_id(0), l = get_local_id(0);
+  local int sc[16];
+  sc[l] = i * 3;
+  barrier(CLK_LOCAL_MEM_FENCE);
+  int pr[4] = {i, i + 1, i + 2, i + 3};
+  global int *c = (global int *)((ulong)tbl + z);
+  global int *g = (global int *)((ulong)gtab + z);
+  local int *s = (local int *)((ulong)sc + z);
+  int *p = (int *)((ulong)pr + z);
+  out[i * 5 + 0] = c[i & 3];
+  out[i * 5 + 1] = g[i & 1];
+  out[i * 5 + 2] = s[l & 7];
+  out[i * 5 + 3] = p[i & 1];
+  out[i * 5 + 4] = *gptr + (int)((ulong)gptr - (ulong)gtab);
+}
+
+kernel void store_via_ulong(int z) {
+  global int *g = (global int *)((ulong)gtab + z);
+  g[get_global_id(0)] = (int)get_global_id(0) + 100;
+}
+"""
+
+
+@pytest.mark.parametrize("opts", OPTS)
+def test_pointer_integer_round_trip(opts):
+    module = build(INT_SRC, opts)
+    n, ls, z = 64, 16, 4
+    (out,), _ = run(module, "via_ulong", [np.zeros(n * 5, np.int32), np.int32(z)], n, ls)
+    out = out.reshape(n, 5)
+    i = np.arange(n)
+    l = i % ls
+    tbl, gtab = np.arange(1, 9), np.array([10, 20, 30, 40])
+    np.testing.assert_array_equal(out[:, 0], tbl[1 + (i & 3)])
+    np.testing.assert_array_equal(out[:, 1], gtab[1 + (i & 1)])
+    np.testing.assert_array_equal(out[:, 2], ((i - l) + 1 + (l & 7)) * 3)
+    np.testing.assert_array_equal(out[:, 3], i + 1 + (i & 1))
+    np.testing.assert_array_equal(out[:, 4], 10)
+
+
+@pytest.mark.parametrize("opts", OPTS)
+def test_store_through_integer_address(opts):
+    module = build(INT_SRC, opts + " -DOWN_GLOBALS")  # a module of its own: gtab changes
+    run(module, "store_via_ulong", [np.int32(4)], 3, 3)
+    (out,), _ = run(module, "via_ulong", [np.zeros(16 * 5, np.int32), np.int32(0)], 16, 16)
+    np.testing.assert_array_equal(out.reshape(16, 5)[:2, 1], [10, 100])
+    np.testing.assert_array_equal(out.reshape(16, 5)[:, 4], 10)

@@ -220,4 +220,6 @@ def _prepare(st: Any, prog: Any, values: list, local_args: list, local_bytes: in
             tpl[vid] = st.local_base + np.uint64(off)
         for pid, off in local_args:
             tpl[pid] = st.local_base + np.uint64(off)
+        for cid, fn in prog.batch_constants:
+            tpl[cid] = fn(tpl, st)
     st.template = tpl

@@ -2,8 +2,12 @@
 memory layout of variables. Built once and cached per (module, kernel).
 
 * ``template``: the register list every frame starts from (constants, undefs,
-  pointers to program-scope globals); the launch adds kernel arguments and
-  per-batch local pointers.
+  pointers to program-scope globals); the launch adds kernel arguments,
+  per-batch local pointers and ``batch_constants``.
+* Module-scope constants and variables are taken in definition order, so an
+  OpSpecConstantOp may use a variable's address (``(ulong)table + z``) and an
+  initialiser such a constant. Those depending on a ``Workgroup`` variable
+  (a per-work-group address) are ``batch_constants``, evaluated per batch.
 * Program-scope ``CrossWorkgroup``/``UniformConstant`` variables get one
   Allocation per module (initialised from their OpConstant* initializers) and
   keep their contents across launches, as OpenCL program-scope globals do.
@@ -16,6 +20,7 @@ memory layout of variables. Built once and cached per (module, kernel).
 from __future__ import annotations
 
 import weakref
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -85,12 +90,13 @@ class Program:
         self.builtin_loads: dict[int, str] = {}
         self.affine_builtin_loads: set[int] = set()
         self.ctx = Context(module, self)
-        self._constants()
         self.local_vars: dict[int, int] = {}  # Workgroup variable → offset in the group region
         self.local_bytes = 0
+        # OpSpecConstantOps on local addresses, in order: (id, fn(regs, batch) → value).
+        self.batch_constants: list[tuple[int, Callable[[list, Any], Any]]] = []
         self.private_slots: dict[int, tuple[int, int]] = {}  # variable → (lane-slot offset, size)
         self.private_bytes = 0  # per lane
-        self._variables()
+        self._module_scope()
         self._scan_functions()
         self.functions: dict[int, DFunction] = {}
         self._wanted: list[int] = [ep.function]
@@ -114,37 +120,57 @@ class Program:
         if fid not in self.functions:
             self._wanted.append(fid)
 
-    def _constants(self) -> None:
+    def _module_scope(self) -> None:
+        """Constants and module-scope variables, in definition order (module docstring)."""
         m = self.module
         for uid, t in m.undefs.items():  # first: constant composites may use OpUndef
             self.template[uid] = zero(t)
-        for cid, c in m.constants.items():
-            self.template[cid] = (spec_constants.evaluate(self.ctx, c) if c.op == "OpSpecConstantOp"
-                                  else constant_value(m, c, self.template))
-
-    def _variables(self) -> None:
-        m = self.module
-        allocs = _GLOBALS.get(m)
-        if allocs is None:
-            allocs = _GLOBALS[m] = {}
         used = m.entry_point_variables(self.kernel)  # local memory: this kernel's variables only
-        for vid, var in m.variables.items():
-            sc = var.storage_class
-            if vid in self.builtin_vars or sc == "Workgroup" and vid not in used:
-                continue
-            if sc in ("CrossWorkgroup", "UniformConstant"):
-                a = allocs.get(vid)
-                if a is None:
-                    a = allocs[vid] = self._global_allocation(vid, var.pointee, var.initializer, sc)
-                self.template[vid] = np.uint64(a.base)
-            elif sc == "Workgroup":
-                al = T.align_of(var.pointee)
-                self.local_bytes = _align(self.local_bytes, max(al, 1))
-                self.local_vars[vid] = self.local_bytes
-                self.local_bytes += T.size_of(var.pointee)
-            else:
-                raise UnsupportedError(f"module-scope variable in storage class {sc}")
+        per_batch: set[int] = set()  # ids whose value differs between batches
+        absent: set[int] = set()  # other kernels' local variables and constants on them
+        for inst in m.instructions:
+            if inst.opname == "OpFunction":
+                break
+            rid = inst.result_id
+            c = m.constants.get(rid)
+            if c is not None and c.op == "OpSpecConstantOp":
+                refs = set(inst.ids())
+                if absent & refs:
+                    absent.add(rid)
+                elif per_batch & refs:
+                    per_batch.add(rid)
+                    self.batch_constants.append((rid, spec_constants.build(self.ctx, c).fn))
+                else:
+                    self.template[rid] = spec_constants.evaluate(self.ctx, c)
+            elif c is not None:
+                self.template[rid] = constant_value(m, c, self.template)
+            elif rid in m.variables and rid not in self.builtin_vars:
+                self._variable(rid, used, per_batch, absent)
         self.local_bytes = _align(self.local_bytes, 16)
+
+    def _variable(self, vid: int, used: set[int], per_batch: set[int], absent: set[int]) -> None:
+        """Place module-scope variable ``vid``: a global allocation, or an offset in
+        the work-group region (added to ``per_batch``; ``absent`` when unused)."""
+        var = self.module.variables[vid]
+        sc = var.storage_class
+        if sc in ("CrossWorkgroup", "UniformConstant"):
+            allocs = _GLOBALS.get(self.module)
+            if allocs is None:
+                allocs = _GLOBALS[self.module] = {}
+            a = allocs.get(vid)
+            if a is None:
+                a = allocs[vid] = self._global_allocation(vid, var.pointee, var.initializer, sc)
+            self.template[vid] = np.uint64(a.base)
+        elif sc != "Workgroup":
+            raise UnsupportedError(f"module-scope variable in storage class {sc}")
+        elif vid not in used:
+            absent.add(vid)
+        else:
+            al = T.align_of(var.pointee)
+            self.local_bytes = _align(self.local_bytes, max(al, 1))
+            self.local_vars[vid] = self.local_bytes
+            self.local_bytes += T.size_of(var.pointee)
+            per_batch.add(vid)
 
     def _global_allocation(self, vid: int, t: Type, init: int | None, sc: str) -> Allocation:
         size = T.size_of(t)
