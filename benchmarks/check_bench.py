@@ -13,58 +13,16 @@ Both runs use the same -g build; the checked one attaches every plugin
 from __future__ import annotations
 
 import argparse
-import time
 
 import numpy as np
+from cases import MATMUL, REDUCE, SUBGROUP, VADD, best_time, sgvm_args
 
 from sgvm.check import Checker
 from sgvm.compiler import compile_with_log
-from sgvm.runtime.args import BufferArg, LocalArg, ValueArg
 from sgvm.runtime.launch import launch
-from sgvm.runtime.memory import Allocation
 from sgvm.runtime.ndrange import NDRange
 
-SRC = r"""
-kernel void vadd(global const float* a, global const float* b, global float* c) {
-  size_t i = get_global_id(0);
-  c[i] = a[i] + b[i];
-}
-kernel void reduce(global const float* in, global float* out, local float* tmp) {
-  size_t l = get_local_id(0), n = get_local_size(0);
-  tmp[l] = in[get_global_id(0)];
-  barrier(CLK_LOCAL_MEM_FENCE);
-  for (size_t s = n / 2; s > 0; s >>= 1) {
-    if (l < s) tmp[l] += tmp[l + s];
-    barrier(CLK_LOCAL_MEM_FENCE);
-  }
-  if (l == 0) out[get_group_id(0)] = tmp[0];
-}
-#define T 16
-kernel void matmul(global const float* A, global const float* B, global float* C, int N) {
-  local float As[T][T], Bs[T][T];
-  int r = get_global_id(1), c = get_global_id(0);
-  int lr = get_local_id(1), lc = get_local_id(0);
-  float acc = 0.0f;
-  for (int t = 0; t < N / T; t++) {
-    As[lr][lc] = A[r * N + t * T + lc];
-    Bs[lr][lc] = B[(t * T + lr) * N + c];
-    barrier(CLK_LOCAL_MEM_FENCE);
-    for (int k = 0; k < T; k++) acc += As[lr][k] * Bs[k][lc];
-    barrier(CLK_LOCAL_MEM_FENCE);
-  }
-  C[r * N + c] = acc;
-}
-kernel void subgroup(global const uint* in, global uint* out) {
-  size_t i = get_global_id(0);
-  uint x = intel_sub_group_block_read(in + (i - get_sub_group_local_id()));
-  uint y = intel_sub_group_shuffle_down(x, x, 1u);
-  out[i] = sub_group_reduce_add(y) + x;
-}
-"""
-
-
-def _buf(a: np.ndarray) -> BufferArg:
-    return BufferArg(Allocation(a.view(np.uint8).ravel(), "global", ""))
+SRC = VADD + REDUCE + MATMUL + SUBGROUP
 
 
 def cases(scale: int) -> list[tuple[str, str, list, NDRange]]:
@@ -73,19 +31,14 @@ def cases(scale: int) -> list[tuple[str, str, list, NDRange]]:
     rows = []
     for m in (256, 512):
         A = np.random.default_rng(1).random(m * m, dtype=np.float32)
-        rows.append((f"matmul {m}", "matmul", [_buf(A), _buf(A.copy()),
-                                               _buf(np.zeros(m * m, np.float32)),
-                                               ValueArg(np.int32(m).tobytes())],
+        rows.append((f"matmul {m}", "matmul", [A, A, np.zeros(m * m, np.float32), np.int32(m)],
                      NDRange((m, m, 1), (16, 16, 1), (0, 0, 0), 2)))
+    nd = NDRange((n, 1, 1), (256, 1, 1), (0, 0, 0), 1)
     return [
-        ("vector add", "vadd", [_buf(f), _buf(f.copy()), _buf(np.zeros(n, np.float32))],
-         NDRange((n, 1, 1), (256, 1, 1), (0, 0, 0), 1)),
-        ("reduction", "reduce", [_buf(f), _buf(np.zeros(n // 256, np.float32)), LocalArg(1024)],
-         NDRange((n, 1, 1), (256, 1, 1), (0, 0, 0), 1)),
+        ("vector add", "vadd", [f, f, np.zeros(n, np.float32)], nd),
+        ("reduction", "reduce", [f, np.zeros(n // 256, np.float32), ("local", 1024)], nd),
         *rows,
-        ("sub-group", "subgroup", [_buf(np.arange(n, dtype=np.uint32)),
-                                   _buf(np.zeros(n, np.uint32))],
-         NDRange((n, 1, 1), (256, 1, 1), (0, 0, 0), 1)),
+        ("sub-group", "subgroup", [np.arange(n, dtype=np.uint32), np.zeros(n, np.uint32)], nd),
     ]
 
 
@@ -98,7 +51,7 @@ def main() -> None:
     print(f"{'kernel':<15} {'unchecked s':>12} {'checked s':>10} {'ratio':>6} {'findings':>9}")
     for name, kernel, args, nd in cases(opts.scale):
         suffix = f" ×{opts.scale}" if opts.scale > 1 and not name.startswith("matmul") else ""
-        plain, checked, findings = measure(module, kernel, args, nd, opts.repeat)
+        plain, checked, findings = measure(module, kernel, sgvm_args(args), nd, opts.repeat)
         print(f"{name + suffix:<15} {plain:>12.3f} {checked:>10.3f} {checked / plain:>6.2f} "
               f"{findings:>9}")
 
@@ -106,19 +59,12 @@ def main() -> None:
 def measure(module, kernel: str, args: list, nd: NDRange, repeat: int) -> tuple[float, float, int]:
     """Best unchecked and checked times of ``repeat`` launches each, and the findings."""
     launch(module, kernel, args, nd)  # warm-up: decode
-    plain = min(_time(lambda: launch(module, kernel, args, nd)) for _ in range(repeat))
+    plain = best_time(lambda: launch(module, kernel, args, nd), repeat)
     checker = Checker(echo=False)
-    checked = min(_time(lambda: launch(module, kernel, args, nd,
-                                       observers=checker.observers(module, kernel)))
-                  for _ in range(repeat))
+    checked = best_time(lambda: launch(module, kernel, args, nd,
+                                       observers=checker.observers(module, kernel)), repeat)
     checker.finish()
     return plain, checked, len(checker.report)
-
-
-def _time(fn) -> float:
-    t0 = time.perf_counter()
-    fn()
-    return time.perf_counter() - t0
 
 
 if __name__ == "__main__":

@@ -21,73 +21,20 @@ from __future__ import annotations
 
 import argparse
 import json
-import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import numpy as np
 from baselines import Case, time_external
+from cases import LOOP100, MATMUL, REDUCE, VADD, best_time, sgvm_args
 
 import sgvm
-from sgvm.runtime.args import BufferArg, LocalArg, ValueArg
 from sgvm.runtime.launch import launch
-from sgvm.runtime.memory import Allocation
 from sgvm.runtime.ndrange import NDRange
 from sgvm.spirv import Module, read
 
-SRC = r"""
-kernel void vadd(global const float* a, global const float* b, global float* c) {
-  size_t i = get_global_id(0);
-  c[i] = a[i] + b[i];
-}
-kernel void loop100(global float* x) {
-  size_t i = get_global_id(0);
-  float v = x[i];
-  for (int k = 0; k < 100; k++) v = v * 0.999f + 0.5f;
-  x[i] = v;
-}
-kernel void reduce(global const float* in, global float* out, local float* tmp) {
-  size_t l = get_local_id(0), n = get_local_size(0);
-  tmp[l] = in[get_global_id(0)];
-  barrier(CLK_LOCAL_MEM_FENCE);
-  for (size_t s = n / 2; s > 0; s >>= 1) {
-    if (l < s) tmp[l] += tmp[l + s];
-    barrier(CLK_LOCAL_MEM_FENCE);
-  }
-  if (l == 0) out[get_group_id(0)] = tmp[0];
-}
-#define T 16
-kernel void matmul(global const float* A, global const float* B, global float* C, int N) {
-  local float As[T][T], Bs[T][T];
-  int r = get_global_id(1), c = get_global_id(0);
-  int lr = get_local_id(1), lc = get_local_id(0);
-  float acc = 0.0f;
-  for (int t = 0; t < N / T; t++) {
-    As[lr][lc] = A[r * N + t * T + lc];
-    Bs[lr][lc] = B[(t * T + lr) * N + c];
-    barrier(CLK_LOCAL_MEM_FENCE);
-    for (int k = 0; k < T; k++) acc += As[lr][k] * Bs[k][lc];
-    barrier(CLK_LOCAL_MEM_FENCE);
-  }
-  C[r * N + c] = acc;
-}
-"""
-
-
+SRC = VADD + LOOP100 + REDUCE + MATMUL
 OPTIONS = "-cl-std=CL2.0"
-
-
-def _sgvm_args(args: list) -> list:
-    out = []
-    for a in args:
-        if isinstance(a, tuple):
-            out.append(LocalArg(a[1]))
-        elif isinstance(a, np.ndarray):
-            raw = np.ascontiguousarray(a).view(np.uint8).reshape(-1).copy()
-            out.append(BufferArg(Allocation(raw, "global")))
-        else:
-            out.append(ValueArg(np.asarray(a).tobytes()))
-    return out
 
 
 def cases() -> Iterator[Case]:
@@ -107,7 +54,7 @@ def cases() -> Iterator[Case]:
 
 
 def sgvm_runner(module: Module, case: Case) -> Callable[[], object]:
-    args = _sgvm_args(case.args)
+    args = sgvm_args(case.args)
     nd = NDRange(case.global_size, case.local_size)
     return lambda: launch(module, case.kernel, args, nd)
 
@@ -131,7 +78,7 @@ def main() -> None:
     print(f"|{'-' * 40}|{'-' * 9}|{'-' * 9}|{'-' * 12}|{'-' * 13}|")
     for case in cases():
         fn = sgvm_runner(module, case)
-        best = min(_timed(fn) for _ in range(args.repeat))
+        best = best_time(fn, args.repeat)
         ext = {}
         for which in ("pocl", "oclgrind"):
             key = f"{which}:{case.name}"
@@ -148,12 +95,6 @@ def main() -> None:
               f"{_cell(og, args.timeout):>10} | {ratio:>11} |", flush=True)
         if args.baselines:
             args.baselines.write_text(json.dumps(cache, indent=1))
-
-
-def _timed(fn: Callable[[], object]) -> float:
-    t = time.perf_counter()
-    fn()
-    return time.perf_counter() - t
 
 
 if __name__ == "__main__":

@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 import functools
+import importlib.util
 import os
 from dataclasses import dataclass
+from pathlib import Path
+from types import ModuleType
 
 import numpy as np
 
@@ -28,6 +31,17 @@ OPTS = [O2, O0]
 @dataclass
 class Local:
     nbytes: int
+
+
+@functools.cache
+def benchmark_cases() -> ModuleType:
+    """``benchmarks/cases.py``: the kernel sources the benchmarks time, tested here too."""
+    path = Path(__file__).resolve().parents[2] / "benchmarks" / "cases.py"
+    spec = importlib.util.spec_from_file_location("benchmark_cases", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
 
 
 @functools.cache

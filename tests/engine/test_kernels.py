@@ -1,23 +1,15 @@
 """Whole kernels: local-memory reduction with barriers, atomic histogram, tiled
-matrix multiply, prefix sum, bitonic sort, atomics of every kind."""
+matrix multiply, prefix sum, bitonic sort, atomics of every kind. The reduction and
+the matrix multiply are the benchmarks' own sources (benchmarks/cases.py)."""
 
 import numpy as np
 import pytest
 
-from .harness import OPTS, Local, build, run
+from .harness import OPTS, Local, benchmark_cases, build, run
 
-SRC = r"""
-kernel void reduce(global const float* in, global float* out, local float* tmp) {
-  size_t l = get_local_id(0), g = get_group_id(0), n = get_local_size(0);
-  tmp[l] = in[get_global_id(0)];
-  barrier(CLK_LOCAL_MEM_FENCE);
-  for (size_t s = n / 2; s > 0; s >>= 1) {
-    if (l < s) tmp[l] += tmp[l + s];
-    barrier(CLK_LOCAL_MEM_FENCE);
-  }
-  if (l == 0) out[g] = tmp[0];
-}
+_CASES = benchmark_cases()
 
+SRC = _CASES.REDUCE + "#define TILE 8\n" + _CASES.MATMUL + r"""
 kernel void histogram(global const uchar* data, global uint* hist, int n) {
   local uint bins[16];
   int l = get_local_id(0);
@@ -27,22 +19,6 @@ kernel void histogram(global const uchar* data, global uint* hist, int n) {
     atomic_inc(&bins[data[i] & 15]);
   barrier(CLK_LOCAL_MEM_FENCE);
   if (l < 16) atomic_add(&hist[l], bins[l]);
-}
-
-#define T 8
-kernel void matmul(global const float* A, global const float* B, global float* C, int N) {
-  local float As[T][T], Bs[T][T];
-  int r = get_global_id(1), c = get_global_id(0);
-  int lr = get_local_id(1), lc = get_local_id(0);
-  float acc = 0.0f;
-  for (int t = 0; t < N / T; t++) {
-    As[lr][lc] = A[r * N + t * T + lc];
-    Bs[lr][lc] = B[(t * T + lr) * N + c];
-    barrier(CLK_LOCAL_MEM_FENCE);
-    for (int k = 0; k < T; k++) acc += As[lr][k] * Bs[k][lc];
-    barrier(CLK_LOCAL_MEM_FENCE);
-  }
-  C[r * N + c] = acc;
 }
 
 kernel void scan(global const int* in, global int* out, local int* tmp) {
