@@ -10,9 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-import numpy as np
-
-from .plugin import Plugin, group_lanes
+from .plugin import Plugin, divergent_barrier_lanes, group_lanes
 
 WORKGROUP_SCOPE = 2
 
@@ -23,11 +21,8 @@ class BarrierPlugin(Plugin):
     def barrier(self, st: Any, operands: list[int], mask: Any) -> None:
         if operands[0] != WORKGROUP_SCOPE or mask is None:
             return
-        P = st.geom.lanes_per_group
-        act = mask.reshape(-1, P)
-        live = np.ones_like(act) if st.live is None else st.live.reshape(-1, P)
-        divergent = act.any(axis=1) & (act != live).any(axis=1)
-        self.flag(st, "barrier-divergence", group_lanes(divergent, act),
+        self.flag(st, "barrier-divergence",
+                  divergent_barrier_lanes(st, mask, st.geom.lanes_per_group),
                   "barrier reached by only some work-items of a work-group")
 
     def collective(self, st: Any, ev: Any) -> None:

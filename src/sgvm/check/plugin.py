@@ -53,3 +53,12 @@ def group_lanes(groups: np.ndarray, active: np.ndarray) -> np.ndarray:
     first = np.argmax(active, axis=1)
     g = np.flatnonzero(np.asarray(groups, bool) & active.any(axis=1))
     return g * K + first[g]
+
+
+def divergent_barrier_lanes(st: Any, mask: np.ndarray, k: int) -> np.ndarray:
+    """Batch lanes standing for the runs of ``k`` lanes (work-groups or sub-groups)
+    where some but not all live lanes are in ``mask``: a barrier reached divergently."""
+    act = mask.reshape(-1, k)
+    live = np.ones_like(act) if st.live is None else st.live.reshape(-1, k)
+    divergent = act.any(axis=1) & (act != live).any(axis=1)
+    return group_lanes(divergent, act)

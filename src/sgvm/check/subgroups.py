@@ -12,7 +12,7 @@ from typing import Any
 
 import numpy as np
 
-from .plugin import Plugin, group_lanes
+from .plugin import Plugin, divergent_barrier_lanes, group_lanes
 
 SUBGROUP_SCOPE = 3
 SHUFFLES = {
@@ -68,11 +68,8 @@ class SubgroupPlugin(Plugin):
     def barrier(self, st: Any, operands: list[int], mask: Any) -> None:
         if operands[0] != SUBGROUP_SCOPE or mask is None:
             return
-        S = st.geom.sub_group_size
-        act = mask.reshape(-1, S)
-        live = np.ones_like(act) if st.live is None else st.live.reshape(-1, S)
-        divergent = act.any(axis=1) & (act != live).any(axis=1)
-        self.flag(st, "subgroup-barrier-divergence", group_lanes(divergent, act),
+        self.flag(st, "subgroup-barrier-divergence",
+                  divergent_barrier_lanes(st, mask, st.geom.sub_group_size),
                   "sub_group_barrier reached by only some work-items of a sub-group")
 
 
