@@ -50,10 +50,14 @@ def _coords(g: Grouping, coord: Any) -> tuple[np.ndarray, np.ndarray, np.ndarray
     return xy[:, 0], xy[:, 1], mixed
 
 
-def _layout(g: Grouping, coord: Any, size: int, count: int):
-    x, y, mixed = _coords(g, coord)
+def _block(r: list, st: Any, img: int, coord: int, size: int, count: int):
+    """The image, sub-group grouping, first-lane x (G,), per-lane element byte
+    coordinates xs, ys (G, S, count) and the ``not_uniform`` mask of a block access."""
+    image = _image(r[img], st.mask)
+    g = Grouping(st, SUBGROUP)
+    x, y, mixed = _coords(g, r[coord])
     xs, ys = sem.image_block_coords(x, y, size, count, g.K)
-    return x, xs, ys, mixed
+    return image, g, x, xs, ys, mixed
 
 
 def _diagnostics(image: Any, in_bounds: np.ndarray, mixed: np.ndarray, g: Grouping) -> dict:
@@ -75,9 +79,7 @@ def _image_read(ctx, inst) -> Op:
     opname = inst.opname
 
     def run(r, st):
-        image = _image(r[img], st.mask)
-        g = Grouping(st, SUBGROUP)
-        _, xs, ys, mixed = _layout(g, r[coord], size, n)
+        image, g, _, xs, ys, mixed = _block(r, st, img, coord, size, n)
         width, height, texel = image.width, image.height, image.element_size
         bx, by = sem.image_block_read_bytes(xs, ys, size, width, height, texel)
         raw = image.data.data[by * image.row_pitch + bx]  # (G, S, n, size) bytes
@@ -104,9 +106,7 @@ def _image_write(ctx, inst) -> Op:
     opname = inst.opname
 
     def run(r, st):
-        image = _image(r[img], st.mask)
-        g = Grouping(st, SUBGROUP)
-        x, xs, ys, mixed = _layout(g, r[coord], size, n)
+        image, g, x, xs, ys, mixed = _block(r, st, img, coord, size, n)
         width, height, texel = image.width, image.height, image.element_size
         dropped = sem.image_block_write_dropped(xs, ys, size, width, height, texel)
         keep = ~dropped & g.active[:, :, None]

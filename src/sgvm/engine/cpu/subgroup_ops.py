@@ -14,6 +14,8 @@ cl_intel_subgroups_char/_short/_long, cl_intel_subgroup_local_block_io).
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import numpy as np
 
 from ... import semantics as sem
@@ -159,6 +161,20 @@ def _contiguous_base(st, g: Grouping, bases, count: int, size: int) -> np.uint64
     return bases[0]
 
 
+def _lane_addresses(st, g: Grouping, bases, count: int, size: int):
+    """Each lane's sub-group pointer and the byte offsets of its ``count`` elements."""
+    base = bases if np.ndim(bases) == 0 else g.per_lane(bases)
+    return base, _lane_offsets(st, count, size)
+
+
+def _emit_block(st, g: Grouping, opname: str, ptr, bases, key: str,
+                misaligned: Callable[[np.ndarray], np.ndarray]) -> None:
+    """The collective event of a block read or write (``key``: its misalignment mask)."""
+    if st.obs_collective:
+        g.emit(opname, not_uniform=_not_uniform(g, ptr),
+               **{key: misaligned(np.broadcast_to(bases, (g.G,)))})
+
+
 @builder("OpSubgroupBlockReadINTEL", affine="consume")
 def _block_read(ctx, inst) -> Op:
     """OpSubgroupBlockReadINTEL: "Reads one or more components of Result data for each
@@ -179,13 +195,10 @@ def _block_read(ctx, inst) -> Op:
                 return block.transpose(0, 2, 1).reshape((st.L, n) if n > 1 else (st.L,))
             except KernelMemoryError:
                 pass
-        base = bases if np.ndim(bases) == 0 else g.per_lane(bases)
-        offs = _lane_offsets(st, n, size)
+        base, offs = _lane_addresses(st, g, bases, n, size)
         with block_access(st, "block_read", base, n, size):
             cols = [load(st, base + offs[i], dt, 1, size) for i in range(n)]
-        if st.obs_collective:
-            g.emit(opname, not_uniform=_not_uniform(g, r[p]),
-                   read_misaligned=sem.read_misaligned(np.broadcast_to(bases, (g.G,))))
+        _emit_block(st, g, opname, r[p], bases, "read_misaligned", sem.read_misaligned)
         return cols[0] if n == 1 else np.stack(cols, axis=1)
 
     return Op(inst.result_id, run, False, n > 1)
@@ -204,17 +217,14 @@ def _block_write(ctx, inst) -> Op:
     def run(r, st):
         g = Grouping(st, SUBGROUP)
         bases = _group_pointers(g, r[p])
-        base = bases if np.ndim(bases) == 0 else g.per_lane(bases)
-        offs = _lane_offsets(st, n, size)
+        base, offs = _lane_addresses(st, g, bases, n, size)
         data = arr(r[d])
         uniform = not is_lane_array(data, n > 1)
         with block_access(st, "block_write", base, n, size):
             for i in range(n):
                 col = data if n == 1 else (data[i] if uniform else data[:, i])
                 store(st, base + offs[i], col, dt, 1, size)
-        if st.obs_collective:
-            g.emit(opname, not_uniform=_not_uniform(g, r[p]),
-                   write_misaligned=sem.write_misaligned(np.broadcast_to(bases, (g.G,))))
+        _emit_block(st, g, opname, r[p], bases, "write_misaligned", sem.write_misaligned)
         return None
 
     return Op(0, run, False, False)
