@@ -90,6 +90,21 @@ def _block_chunks(blocks: int, max_blocks: int) -> list[int]:
     return chunks
 
 
+def _oword_blocks(total: int) -> list[tuple[int, int, int]]:
+    """``total`` bytes cut into OWord block messages: ``(start, owords, span)`` each,
+    the largest power-of-two OWord count (≤ 8) not past the bytes left, the last
+    rounded up to one OWord."""
+    out, done = [], 0
+    while done < total:
+        left = total - done
+        owords = 8
+        while owords > 1 and owords * OWORD > left:
+            owords //= 2
+        out.append((done, owords, owords * OWORD))
+        done += owords * OWORD
+    return out
+
+
 def _scattered(kind: str, addr: np.ndarray, size: int, active: np.ndarray, sg: int) -> list[Message]:
     atomic = kind == "SVM_ATOMIC"
     if atomic:
@@ -123,16 +138,9 @@ def _scattered(kind: str, addr: np.ndarray, size: int, active: np.ndarray, sg: i
 
 def _block(kind: str, base: int, total: int) -> list[Message]:
     messages = []
-    done = 0
-    while done < total:
-        left = total - done
-        owords = 8
-        while owords > 1 and owords * OWORD > left:
-            owords //= 2
-        span = owords * OWORD
+    for done, owords, span in _oword_blocks(total):
         lines = _lines(np.array([base + done], dtype=np.uint64), span)
-        messages.append(_message(kind, 1, OWORD, owords, min(span, left), lines))
-        done += span
+        messages.append(_message(kind, 1, OWORD, owords, min(span, total - done), lines))
     return messages
 
 

@@ -20,11 +20,11 @@ from .errors import VisaError
 from .profile import (
     CACHE_LINE,
     KINDS,
-    OWORD,
     MessageProfile,
     ProfileEntry,
     _block_chunks,
     _exec_size,
+    _oword_blocks,
 )
 
 _UNPROFILED_SPACES = ("local", "private")  # SLM and scratch: outside the model
@@ -96,22 +96,15 @@ def _scattered(kind: str, addr: np.ndarray, on: np.ndarray, size: int, sg: int, 
 
 def _block(kind: str, base: np.ndarray, total: int, out: ProfileEntry) -> None:
     rows = len(base)
-    done = 0
-    while done < total:
-        left = total - done
-        owords = 8
-        while owords > 1 and owords * OWORD > left:
-            owords //= 2
-        span = owords * OWORD
+    for done, _, span in _oword_blocks(total):
         start = base + np.uint64(done)
         lines = int(((start + np.uint64(span - 1)) // np.uint64(CACHE_LINE)
                      - start // np.uint64(CACHE_LINE) + np.uint64(1)).sum())
         out.messages += rows
         out.by_kind[KINDS[kind]] += rows
-        out.bytes_requested += rows * min(span, left)
+        out.bytes_requested += rows * min(span, total - done)
         out.bytes_moved += CACHE_LINE * lines
         out.cache_lines += lines
-        done += span
 
 
 def lower_many(kind: str, addresses: np.ndarray, active: np.ndarray, access_size: int,
