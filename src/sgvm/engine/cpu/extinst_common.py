@@ -16,6 +16,7 @@ from collections.abc import Callable
 import numpy as np
 
 from .extinst_base import done, lanewise, signed, unsigned, unsigned_dtype, work
+from .extinst_math import MATH
 
 COMMON: dict[str, Callable[..., object]] = {}
 
@@ -52,16 +53,10 @@ def fclamp(x: np.ndarray, lo: np.ndarray, hi: np.ndarray, *, rtype: np.dtype) ->
     return np.fmin(np.fmax(x, lo), hi).astype(rtype)
 
 
-@_entry("fmax_common")
-def fmax_common(x: np.ndarray, y: np.ndarray, *, rtype: np.dtype) -> np.ndarray:
-    """y if x < y else x; NaN / ∞ operands undefined (this follows fmax)."""
-    return np.fmax(x, y).astype(rtype)
-
-
-@_entry("fmin_common")
-def fmin_common(x: np.ndarray, y: np.ndarray, *, rtype: np.dtype) -> np.ndarray:
-    """y if y < x else x; NaN / ∞ operands undefined (this follows fmin)."""
-    return np.fmin(x, y).astype(rtype)
+# fmax_common / fmin_common: "y if x < y else x" with NaN / ∞ operands undefined;
+# these follow fmax / fmin.
+COMMON["fmax_common"] = MATH["fmax"]
+COMMON["fmin_common"] = MATH["fmin"]
 
 
 @_entry("degrees")

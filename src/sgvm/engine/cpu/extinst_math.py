@@ -135,40 +135,28 @@ def _exact(name: str) -> Callable[[Callable[..., np.ndarray]], Callable[..., np.
 # -- exact operations, done in the result type itself ------------------------------
 
 
-@_exact("fabs")
-def fabs(x: np.ndarray, *, rtype: np.dtype) -> np.ndarray:
-    """|x| (exact)."""
-    return np.abs(x).astype(rtype)
+def _exact_ufunc(name: str, f: np.ufunc, doc: str) -> None:
+    """Register ``f`` under ``name``: exact in the result type, so only cast back."""
+
+    def entry(*xs: np.ndarray, rtype: np.dtype) -> np.ndarray:
+        return f(*xs).astype(rtype)
+
+    entry.__name__ = entry.__qualname__ = name
+    entry.__doc__ = doc
+    _exact(name)(entry)
 
 
-@_exact("copysign")
-def copysign(x: np.ndarray, y: np.ndarray, *, rtype: np.dtype) -> np.ndarray:
-    """x with the sign of y (exact)."""
-    return np.copysign(x, y).astype(rtype)
-
-
-@_exact("ceil")
-def ceil(x: np.ndarray, *, rtype: np.dtype) -> np.ndarray:
-    """Round toward +∞ (exact)."""
-    return np.ceil(x).astype(rtype)
-
-
-@_exact("floor")
-def floor(x: np.ndarray, *, rtype: np.dtype) -> np.ndarray:
-    """Round toward −∞ (exact)."""
-    return np.floor(x).astype(rtype)
-
-
-@_exact("trunc")
-def trunc(x: np.ndarray, *, rtype: np.dtype) -> np.ndarray:
-    """Round toward zero (exact)."""
-    return np.trunc(x).astype(rtype)
-
-
-@_exact("rint")
-def rint(x: np.ndarray, *, rtype: np.dtype) -> np.ndarray:
-    """Round to nearest even integer (exact)."""
-    return np.rint(x).astype(rtype)
+for _name, _f, _doc in (
+    ("fabs", np.abs, "|x| (exact)."),
+    ("copysign", np.copysign, "x with the sign of y (exact)."),
+    ("ceil", np.ceil, "Round toward +∞ (exact)."),
+    ("floor", np.floor, "Round toward −∞ (exact)."),
+    ("trunc", np.trunc, "Round toward zero (exact)."),
+    ("rint", np.rint, "Round to nearest even integer (exact)."),
+    ("fmax", np.fmax, "max(x, y); a NaN operand yields the other one (OpenCL C 6.15.2)."),
+    ("fmin", np.fmin, "min(x, y); a NaN operand yields the other one."),
+):
+    _exact_ufunc(_name, _f, _doc)
 
 
 @_exact("round")
@@ -177,18 +165,6 @@ def round_(x: np.ndarray, *, rtype: np.dtype) -> np.ndarray:
     t = np.trunc(x)
     r = np.where(np.abs(x - t) >= 0.5, t + np.sign(x), t)
     return np.copysign(r, x).astype(rtype)
-
-
-@_exact("fmax")
-def fmax(x: np.ndarray, y: np.ndarray, *, rtype: np.dtype) -> np.ndarray:
-    """max(x, y); a NaN operand yields the other one (OpenCL C 6.15.2)."""
-    return np.fmax(x, y).astype(rtype)
-
-
-@_exact("fmin")
-def fmin(x: np.ndarray, y: np.ndarray, *, rtype: np.dtype) -> np.ndarray:
-    """min(x, y); a NaN operand yields the other one."""
-    return np.fmin(x, y).astype(rtype)
 
 
 @_exact("maxmag")
