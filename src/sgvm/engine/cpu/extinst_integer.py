@@ -115,28 +115,24 @@ def _halving(x: np.ndarray, y: np.ndarray, signed_op: bool, round_up: bool) -> n
     return (a >> 1) + (b >> 1) + (low & 1)
 
 
-@_entry("s_hadd")
-def s_hadd(x: np.ndarray, y: np.ndarray, *, rtype: np.dtype) -> np.ndarray:
-    """(x + y) >> 1, signed, the intermediate sum not overflowing."""
-    return _out(_halving(x, y, True, False), rtype)
+def _halving_entry(name: str, signed_op: bool, round_up: bool, doc: str) -> None:
+    """Register the halving add ``name`` (``_halving``)."""
+
+    def entry(x: np.ndarray, y: np.ndarray, *, rtype: np.dtype) -> np.ndarray:
+        return _out(_halving(x, y, signed_op, round_up), rtype)
+
+    entry.__name__ = entry.__qualname__ = name
+    entry.__doc__ = doc
+    _entry(name)(entry)
 
 
-@_entry("u_hadd")
-def u_hadd(x: np.ndarray, y: np.ndarray, *, rtype: np.dtype) -> np.ndarray:
-    """(x + y) >> 1, unsigned, the intermediate sum not overflowing."""
-    return _out(_halving(x, y, False, False), rtype)
-
-
-@_entry("s_rhadd")
-def s_rhadd(x: np.ndarray, y: np.ndarray, *, rtype: np.dtype) -> np.ndarray:
-    """(x + y + 1) >> 1, signed, without overflow."""
-    return _out(_halving(x, y, True, True), rtype)
-
-
-@_entry("u_rhadd")
-def u_rhadd(x: np.ndarray, y: np.ndarray, *, rtype: np.dtype) -> np.ndarray:
-    """(x + y + 1) >> 1, unsigned, without overflow."""
-    return _out(_halving(x, y, False, True), rtype)
+for _name, _signed, _up, _doc in (
+    ("s_hadd", True, False, "(x + y) >> 1, signed, the intermediate sum not overflowing."),
+    ("u_hadd", False, False, "(x + y) >> 1, unsigned, the intermediate sum not overflowing."),
+    ("s_rhadd", True, True, "(x + y + 1) >> 1, signed, without overflow."),
+    ("u_rhadd", False, True, "(x + y + 1) >> 1, unsigned, without overflow."),
+):
+    _halving_entry(_name, _signed, _up, _doc)
 
 
 # -- min / max / clamp -------------------------------------------------------------------

@@ -193,24 +193,20 @@ def _query_size(ctx, inst) -> Op:
     return Op(inst.result_id, run, True, n > 1)
 
 
-@builder("OpImageQueryFormat")
-def _query_format(ctx, inst) -> Op:
-    """OpImageQueryFormat: "an enumerant from Image Channel Data Type"."""
-    img = inst.operands[0].value
-    dt = ctx.dtype(inst)
-    base = channel_type.SNORM_INT8
-    return Op(inst.result_id,
-              lambda r, st: dt.type(image_of(r[img], st.mask).channel_data_type - base), True, False)
+# OpImageQueryFormat: "an enumerant from Image Channel Data Type"; OpImageQueryOrder:
+# "an enumerant from Image Channel Order" (the CL values less the first one's).
+_QUERY_ENUM = {"OpImageQueryFormat": ("channel_data_type", channel_type.SNORM_INT8),
+               "OpImageQueryOrder": ("channel_order", channel_order.R)}
 
 
-@builder("OpImageQueryOrder")
-def _query_order(ctx, inst) -> Op:
-    """OpImageQueryOrder: "an enumerant from Image Channel Order"."""
+@builder(*_QUERY_ENUM)
+def _query_enum(ctx, inst) -> Op:
+    """OpImageQueryFormat / OpImageQueryOrder (``_QUERY_ENUM``)."""
     img = inst.operands[0].value
     dt = ctx.dtype(inst)
-    base = channel_order.R
+    attr, base = _QUERY_ENUM[inst.opname]
     return Op(inst.result_id,
-              lambda r, st: dt.type(image_of(r[img], st.mask).channel_order - base), True, False)
+              lambda r, st: dt.type(getattr(image_of(r[img], st.mask), attr) - base), True, False)
 
 
 @builder("OpImageQueryLevels", "OpImageQuerySamples")

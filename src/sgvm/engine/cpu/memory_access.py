@@ -112,10 +112,27 @@ def _typed(a: Allocation, dtype: np.dtype) -> np.ndarray:
     return np.ndarray((a.size // dtype.itemsize,), dtype, buffer=a.data)
 
 
-def _active_range(mask: np.ndarray) -> tuple[int, int] | None:
+def _active_range(mask: np.ndarray | None, L: int) -> tuple[int, int] | None:
+    """The first and last active lane (every lane when ``mask`` is None); None when
+    no lane is active."""
+    if mask is None:
+        return 0, L - 1
     if not mask.any():
         return None
     return int(np.argmax(mask)), len(mask) - 1 - int(np.argmax(mask[::-1]))
+
+
+def _uniform_allocation(st: Batch, p: int, nbytes: int, align: int, write: bool,
+                        first: int) -> Allocation:
+    """The allocation a uniform pointer ``p`` accesses ``nbytes`` of; raises the
+    KernelMemoryError naming batch lane ``first`` when the access is invalid."""
+    aid = p >> OFFSET_BITS
+    a = allocation(aid) if aid else None
+    if not _ok(a, p, p, nbytes, write) or (align > 1 and p % align):
+        raise first_bad(st, np.array([p], np.uint64), np.array([first]), nbytes, align, write,
+                        "store" if write else "load")
+    assert a is not None
+    return a
 
 
 def _affine_view(st: Batch, p: Affine, dtype: np.dtype, count: int, align: int, write: bool,
@@ -236,12 +253,8 @@ def _load(st: Batch, ptr, dtype: np.dtype, count: int, align: int):
     nbytes = dtype.itemsize * count
     if np.ndim(ptr) == 0 and type(ptr) is not Affine:
         p = int(ptr)
-        aid = p >> OFFSET_BITS
-        lane = 0 if mask is None else int(np.argmax(mask))
-        a = allocation(aid) if aid else None
-        if not _ok(a, p, p, nbytes, False) or (align > 1 and p % align):
-            raise first_bad(st, np.array([p], np.uint64), np.array([lane]), nbytes, align, False,
-                            "load")
+        a = _uniform_allocation(st, p, nbytes, align, False,
+                                0 if mask is None else int(np.argmax(mask)))
         off = p & OFFSET_MASK
         v = np.ndarray((count,), dtype, buffer=a.data, offset=off).copy()
         if st.obs_memory:
@@ -249,13 +262,10 @@ def _load(st: Batch, ptr, dtype: np.dtype, count: int, align: int):
         return v[0] if count == 1 else v
     L = st.L
     if type(ptr) is Affine:
-        if mask is None:
-            k0, k1 = 0, L - 1
-        else:
-            rng = _active_range(mask)
-            if rng is None:
-                return np.zeros((L,) if count == 1 else (L, count), dtype)
-            k0, k1 = rng
+        rng = _active_range(mask, L)
+        if rng is None:
+            return np.zeros((L,) if count == 1 else (L, count), dtype)
+        k0, k1 = rng
         view = _affine_view(st, ptr, dtype, count, align, False, "load", k0, k1)
         if st.obs_memory:
             st.notify_memory("load", allocation(ptr.base >> OFFSET_BITS), ptr, nbytes)
@@ -309,19 +319,12 @@ def _store(st: Batch, ptr, value, dtype: np.dtype, count: int, align: int) -> No
     if type(value) is Affine:
         value = value.materialize()
     if np.ndim(ptr) == 0 and type(ptr) is not Affine:
+        rng = _active_range(mask, st.L)
+        if rng is None:
+            return
+        first, last = rng
         p = int(ptr)
-        aid = p >> OFFSET_BITS
-        if mask is None:
-            last = st.L - 1
-        else:
-            if not mask.any():
-                return
-            last = st.L - 1 - int(np.argmax(mask[::-1]))
-        a = allocation(aid) if aid else None
-        if not _ok(a, p, p, nbytes, True) or (align > 1 and p % align):
-            first = 0 if mask is None else int(np.argmax(mask))
-            raise first_bad(st, np.array([p], np.uint64), np.array([first]), nbytes, align, True,
-                            "store")
+        a = _uniform_allocation(st, p, nbytes, align, True, first)
         v = value if np.ndim(value) == (1 if vec else 0) else value[last]
         off = p & OFFSET_MASK
         np.ndarray((count,), dtype, buffer=a.data, offset=off)[:] = v
@@ -330,13 +333,10 @@ def _store(st: Batch, ptr, value, dtype: np.dtype, count: int, align: int) -> No
         return
     L = st.L
     if type(ptr) is Affine:
-        if mask is None:
-            k0, k1 = 0, L - 1
-        else:
-            rng = _active_range(mask)
-            if rng is None:
-                return
-            k0, k1 = rng
+        rng = _active_range(mask, L)
+        if rng is None:
+            return
+        k0, k1 = rng
         view = _affine_view(st, ptr, dtype, count, align, True, "store", k0, k1)
         v = value if np.ndim(value) <= (1 if vec else 0) else value[k0:k1 + 1]
         if mask is None or (k1 - k0 + 1 == L and mask.all()):
