@@ -35,7 +35,19 @@ OpEntryPoint Kernel %main "k"
 %fn = OpTypeFunction %void %ptr %fptr
 """
 
-SPEC = HEADER + """
+def _stores(names: list[str]) -> str:
+    """SPIR-V storing ``%name`` to ``out[k]`` for the k-th name (``%out`` a uint pointer)."""
+    lines = [f"OpStore %out %{names[0]}"]
+    idx = "%u1"
+    for k, name in enumerate(names[1:], 1):
+        if k > 1:
+            lines.append(f"%i{k} = OpIAdd %uint {idx} %u1")
+            idx = f"%i{k}"
+        lines += [f"%p{k} = OpInBoundsPtrAccessChain %ptr %out {idx}", f"OpStore %p{k} %{name}"]
+    return "\n".join(lines) + "\n"
+
+
+SPEC = (HEADER + """
 %a = OpSpecConstant %uint 7
 %b = OpSpecConstant %uint 4294967291
 %f = OpSpecConstant %float 1.5
@@ -60,37 +72,12 @@ SPEC = HEADER + """
 %out = OpFunctionParameter %ptr
 %fout = OpFunctionParameter %fptr
 %entry = OpLabel
-OpStore %out %add
-%p1 = OpInBoundsPtrAccessChain %ptr %out %u1
-OpStore %p1 %mul
-%i2 = OpIAdd %uint %u1 %u1
-%p2 = OpInBoundsPtrAccessChain %ptr %out %i2
-OpStore %p2 %sdiv
-%i3 = OpIAdd %uint %i2 %u1
-%p3 = OpInBoundsPtrAccessChain %ptr %out %i3
-OpStore %p3 %shl
-%i4 = OpIAdd %uint %i3 %u1
-%p4 = OpInBoundsPtrAccessChain %ptr %out %i4
-OpStore %p4 %sra
-%i5 = OpIAdd %uint %i4 %u1
-%p5 = OpInBoundsPtrAccessChain %ptr %out %i5
-OpStore %p5 %narrow
-%i6 = OpIAdd %uint %i5 %u1
-%p6 = OpInBoundsPtrAccessChain %ptr %out %i6
-OpStore %p6 %sel
-%i7 = OpIAdd %uint %i6 %u1
-%p7 = OpInBoundsPtrAccessChain %ptr %out %i7
-OpStore %p7 %nsel
-%i8 = OpIAdd %uint %i7 %u1
-%p8 = OpInBoundsPtrAccessChain %ptr %out %i8
-OpStore %p8 %ex
-%i9 = OpIAdd %uint %i8 %u1
-%p9 = OpInBoundsPtrAccessChain %ptr %out %i9
-OpStore %p9 %fi
+"""
+        + _stores("add mul sdiv shl sra narrow sel nsel ex fi".split()) + """
 OpStore %fout %fx
 OpReturn
 OpFunctionEnd
-"""
+""")
 
 INIT = HEADER + """
 %u0 = OpConstant %uint 0
