@@ -138,28 +138,25 @@ for _name, _signed, _up, _doc in (
 # -- min / max / clamp -------------------------------------------------------------------
 
 
-@_entry("s_max")
-def s_max(x: np.ndarray, y: np.ndarray, *, rtype: np.dtype) -> np.ndarray:
-    """Signed maximum."""
-    return _out(np.maximum(signed(_u(x)), signed(_u(y))), rtype)
+def _extremum_entry(name: str, f: np.ufunc, signed_op: bool, doc: str) -> None:
+    """Register ``f`` (np.maximum / np.minimum) over the signed or unsigned view."""
+    view = (lambda v: signed(_u(v))) if signed_op else _u
+
+    def entry(x: np.ndarray, y: np.ndarray, *, rtype: np.dtype) -> np.ndarray:
+        return _out(f(view(x), view(y)), rtype)
+
+    entry.__name__ = entry.__qualname__ = name
+    entry.__doc__ = doc
+    _entry(name)(entry)
 
 
-@_entry("u_max")
-def u_max(x: np.ndarray, y: np.ndarray, *, rtype: np.dtype) -> np.ndarray:
-    """Unsigned maximum."""
-    return _out(np.maximum(_u(x), _u(y)), rtype)
-
-
-@_entry("s_min")
-def s_min(x: np.ndarray, y: np.ndarray, *, rtype: np.dtype) -> np.ndarray:
-    """Signed minimum."""
-    return _out(np.minimum(signed(_u(x)), signed(_u(y))), rtype)
-
-
-@_entry("u_min")
-def u_min(x: np.ndarray, y: np.ndarray, *, rtype: np.dtype) -> np.ndarray:
-    """Unsigned minimum."""
-    return _out(np.minimum(_u(x), _u(y)), rtype)
+for _name, _f, _signed, _doc in (
+    ("s_max", np.maximum, True, "Signed maximum."),
+    ("u_max", np.maximum, False, "Unsigned maximum."),
+    ("s_min", np.minimum, True, "Signed minimum."),
+    ("u_min", np.minimum, False, "Unsigned minimum."),
+):
+    _extremum_entry(_name, _f, _signed, _doc)
 
 
 @_entry("s_clamp")

@@ -122,6 +122,14 @@ def _active_range(mask: np.ndarray | None, L: int) -> tuple[int, int] | None:
     return int(np.argmax(mask)), len(mask) - 1 - int(np.argmax(mask[::-1]))
 
 
+def _active_pointers(ptr: np.ndarray, mask: np.ndarray | None):
+    """The active lanes' pointers and their lane indexes (None: every lane)."""
+    if mask is None:
+        return ptr, None
+    sel = np.flatnonzero(mask)
+    return ptr[sel], sel
+
+
 def _uniform_allocation(st: Batch, p: int, nbytes: int, align: int, write: bool,
                         first: int) -> Allocation:
     """The allocation a uniform pointer ``p`` accesses ``nbytes`` of; raises the
@@ -274,13 +282,9 @@ def _load(st: Batch, ptr, dtype: np.dtype, count: int, align: int):
         out = np.zeros((L,) if count == 1 else (L, count), dtype)
         out[k0:k1 + 1] = view
         return out
-    if mask is None:
-        p, sel = ptr, None
-    else:
-        sel = np.flatnonzero(mask)
-        p = ptr[sel]
-        if not len(p):
-            return np.zeros((L,) if count == 1 else (L, count), dtype)
+    p, sel = _active_pointers(ptr, mask)
+    if not len(p):
+        return np.zeros((L,) if count == 1 else (L, count), dtype)
     groups = _gather_index(st, p, sel, dtype, count, align, False, "load")
     aligned, scratch = align >= dtype.itemsize, not st.obs_memory
     if sel is None and len(groups) == 1:
@@ -347,13 +351,9 @@ def _store(st: Batch, ptr, value, dtype: np.dtype, count: int, align: int) -> No
         if st.obs_memory:
             st.notify_memory("store", allocation(ptr.base >> OFFSET_BITS), ptr, nbytes)
         return
-    if mask is None:
-        p, sel = ptr, None
-    else:
-        sel = np.flatnonzero(mask)
-        p = ptr[sel]
-        if not len(p):
-            return
+    p, sel = _active_pointers(ptr, mask)
+    if not len(p):
+        return
     groups = _gather_index(st, p, sel, dtype, count, align, True, "store")
     full = lanes(value, L, vec)
     aligned, scratch = align >= dtype.itemsize, not st.obs_memory
