@@ -86,9 +86,6 @@ class Context:
             return None
         return self.program.template[id_]
 
-    def is_uniform_const(self, id_: int) -> bool:
-        return id_ in self.module.constants
-
 
 def _successors(fn: Function) -> dict[int, list[int]]:
     succ: dict[int, list[int]] = {}
