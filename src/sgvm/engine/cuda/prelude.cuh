@@ -15,6 +15,7 @@ typedef unsigned short hbits;  // half values are their IEEE binary16 bits
 struct SgCtx {
   u64 gofs[3], enq[3], goff[3], gsize[3], ngr[3];
   u32 dim;
+  u64 *pf;  // printf records (runtime.py): [words used, capacity, records...], or null
 };
 
 __device__ __forceinline__ u32 sg_linear() {
@@ -37,6 +38,19 @@ __device__ __forceinline__ u64 sg_global_linear(const SgCtx &c) {
   return (sg_gid(c, 2) - c.goff[2]) * c.gsize[0] * c.gsize[1] +
          (sg_gid(c, 1) - c.goff[1]) * c.gsize[0] + (sg_gid(c, 0) - c.goff[0]);
 }
+// printf: one record per call, [global linear id, call site, n argument words], in the
+// order the atomic hands out (program order per work-item); formatted on the host.
+__device__ void sg_printf(const SgCtx &c, u32 site, u32 n, const u64 *v) {
+  if (!c.pf) return;
+  u64 words = 2 + n;
+  u64 pos = atomicAdd((unsigned long long *)c.pf, (unsigned long long)words);
+  if (pos + words > c.pf[1]) return;
+  u64 *rec = c.pf + 2 + pos;
+  rec[0] = sg_global_linear(c);
+  rec[1] = site;
+  for (u32 k = 0; k < n; k++) rec[2 + k] = v[k];
+}
+
 // cl_intel_subgroups: sub-group id = linear local id / S, lane = linear % S;
 // the last sub-group of a work-group may be partial.
 __device__ __forceinline__ u32 sg_id() { return sg_linear() / SG_SIZE; }

@@ -19,7 +19,7 @@ from ...spirv import Function, Instruction, Module, Type
 from ..cpu import types as T
 from . import ctypes_ as C
 
-PRELUDE = (Path(__file__).with_name("prelude.cuh")).read_text()
+PRELUDE = "".join(Path(__file__).with_name(f).read_text() for f in ("prelude.cuh", "images.cuh"))
 BUILTIN_DIMS = ("GlobalInvocationId", "LocalInvocationId", "WorkgroupId", "WorkgroupSize",
                 "EnqueuedWorkgroupSize", "GlobalSize", "NumWorkgroups", "GlobalOffset")
 
@@ -32,8 +32,9 @@ class KernelInfo:
     name: str
     cuda_name: str
     params: list[tuple[str, list[str], Type]] = field(default_factory=list)
-    local_bytes: int = 0  # dynamic shared memory taken by the module's __local variables
-    uses_printf: bool = False
+    local_bytes: int = 0  # dynamic shared memory taken by the kernel's __local variables
+    printf_sites: list[tuple[Type, ...]] = field(default_factory=list)  # argument types per call
+    strings: dict[int, bytes] = field(default_factory=dict)  # constant i8 arrays (printf %s)
 
 
 class Renderer:
@@ -47,12 +48,14 @@ class Renderer:
         self.decls: list[str] = []
         self.uses_wg = False
         self.local_offsets: dict[int, int] = {}  # Workgroup variable → offset in sg_dyn
-        self.local_bytes = 0  # the module's Workgroup variables; local arguments follow
-        self.printf_formats: dict[int, str] = {}  # format id → format string
-        self.strings: dict[int, str] = {}  # UniformConstant i8 arrays → text
-        from . import render_groups, render_ops
+        self.kernel_local: dict[str, int] = {}  # kernel → bytes of its Workgroup variables
+        self.printf_sites: list[tuple[Type, ...]] = []
+        self.strings: dict[int, bytes] = {}  # initialised i8 arrays (g<id>) → their bytes
+        from . import printf, render_groups, render_images, render_ops
 
-        self.ops = {**render_ops.OPS, **render_groups.OPS}
+        del printf  # imported for its OpenCL.std printf handler
+
+        self.ops = {**render_ops.OPS, **render_groups.OPS, **render_images.OPS}
 
     # -- values ----------------------------------------------------------------
     def type_of(self, vid: int) -> Type:
@@ -110,6 +113,7 @@ class Renderer:
         """The CUDA source and, per kernel name, how to pass its arguments."""
         head = [f"#define SG_SIZE {self.S}", PRELUDE]
         self._globals(head)
+        self._local_layout()
         head.append("extern __shared__ __align__(16) u8 sg_dyn[];")
         funcs = [f for f in self.m.functions.values() if not f.is_declaration]
         protos = [self._signature(f) + ";" for f in funcs]
@@ -126,6 +130,7 @@ class Renderer:
             size = ep.execution_modes.get("LocalSize")  # reqd_work_group_size
             bound = size[0] * size[1] * size[2] if size else 1024
             info, text = self._kernel(ep.function, ep.name, f"sgvm_k{i}", bound)
+            info.printf_sites, info.strings = self.printf_sites, self.strings
             kernels[ep.name] = info
             wrappers.append(text)
         if self.uses_wg:
@@ -133,28 +138,52 @@ class Renderer:
         return "\n".join(head + self.decls + protos + bodies + wrappers) + "\n", kernels
 
     def _globals(self, head: list[str]) -> None:
-        """Program-scope variables: __device__ byte arrays (initialised), __shared__ ones."""
+        """Program-scope variables: initialised __device__ byte arrays (Workgroup ones live
+        in dynamic shared memory, ``_local_layout``)."""
         from ..cpu.program import Program
 
         for vid, var in self.m.variables.items():
-            if vid in self.builtins:
+            if vid in self.builtins or var.storage_class == "Workgroup":
                 continue
             size = max(T.size_of(var.pointee), 1)
-            if var.storage_class == "Workgroup":  # in dynamic shared memory (may pass 48 KiB)
-                off = -(-self.local_bytes // 16) * 16
-                self.local_offsets[vid] = off
-                self.local_bytes = off + size
-            elif var.storage_class in ("CrossWorkgroup", "UniformConstant"):
+            if var.storage_class in ("CrossWorkgroup", "UniformConstant"):
                 data = b""
                 if var.initializer is not None:
                     data = self._init_bytes(var.pointee, var.initializer, Program)
                     if var.pointee.op == "Array" and var.pointee.component.op == "Int" \
                             and var.pointee.component.width == 8:
-                        self.strings[vid] = data.split(b"\0")[0].decode("latin-1")
+                        self.strings[vid] = data
                 init = " = {" + ",".join(str(b) for b in data) + "}" if data else ""
                 head.append(f"__device__ __align__(16) u8 g{vid}[{size}]{init};")
             else:
                 raise UnsupportedError(f"CUDA backend: module-scope {var.storage_class} variable")
+
+    def _local_layout(self) -> None:
+        """Offsets of the Workgroup variables in the dynamic shared memory (may pass 48 KiB).
+
+        Each kernel counts only the variables it uses (``Module.entry_point_variables``),
+        as the CPU engine does; two variables overlap unless one kernel uses both
+        (first fit, 16-byte aligned), so every function sees one constant offset.
+        """
+        m = self.m
+        local = [vid for vid, var in m.variables.items()
+                 if var.storage_class == "Workgroup" and vid not in self.builtins]
+        users = {ep.name: m.entry_point_variables(ep.name) & set(local)
+                 for ep in m.entry_points if ep.execution_model == "Kernel"}
+        placed: dict[int, tuple[int, int]] = {}
+        for vid in local:
+            size = max(T.size_of(m.variables[vid].pointee), 1)
+            taken = sorted({placed[u] for used in users.values() if vid in used
+                            for u in used if u in placed})
+            off = 0
+            for start, n in taken:
+                if off + size <= start:
+                    break
+                off = max(off, -(-(start + n) // 16) * 16)
+            placed[vid] = (off, size)
+            self.local_offsets[vid] = off
+        self.kernel_local = {k: max((sum(placed[v]) for v in used), default=0)
+                             for k, used in users.items()}
 
     def _init_bytes(self, t: Type, cid: int, _program: type) -> bytes:
         from ..cpu.memory_ops import pack
@@ -164,6 +193,9 @@ class Renderer:
 
         def val(i: int) -> object:
             if i not in values:
+                if i not in self.m.constants:
+                    raise UnsupportedError("CUDA backend: a program-scope variable initialised "
+                                           "with the address of another")
                 c = self.m.constants[i]
                 if c.op not in ("OpConstantNull",) and c.type.op in ("Vector", "Struct", "Array") \
                         and c.value is not None:
@@ -361,10 +393,10 @@ class Renderer:
     # -- kernels ---------------------------------------------------------------
     def _kernel(self, fid: int, name: str, cuda_name: str, bound: int) -> tuple[KernelInfo, str]:
         f = self.m.functions[fid]
-        info = KernelInfo(name, cuda_name, local_bytes=self.local_bytes)
-        params = [f"u64 c{i}" for i in range(15)] + ["u32 cdim"]
+        info = KernelInfo(name, cuda_name, local_bytes=self.kernel_local.get(name, 0))
+        params = [f"u64 c{i}" for i in range(15)] + ["u32 cdim", "u64 *cpf"]
         body = ["  SgCtx sgc = {{c0, c1, c2}, {c3, c4, c5}, {c6, c7, c8}, {c9, c10, c11}, "
-                "{c12, c13, c14}, cdim};"]
+                "{c12, c13, c14}, cdim, cpf};"]
         args = ["sgc"]
         for i, p in enumerate(f.params):
             t = self.m.types[p.result_type]

@@ -234,25 +234,53 @@ def _to_double(s: Type, x: str) -> str:
     return f"(double)h2f({x})" if s.width == 16 else f"(double){x}"
 
 
+_ROUND = {"RTE": "rint", "RTZ": "", "RTP": "ceil", "RTN": "floor"}
+
+
+def _int_convert(x: str, s: Type, d: Type, src_signed: bool, dst_signed: bool, sat: bool) -> str:
+    """Integer → integer (the CPU engine's ``convert._int_convert``): wrap, or saturate to
+    ``d``'s range computed in s64 (u64 for a 64-bit unsigned source)."""
+    ct = C.scalar_ctype(d)
+    if not sat:
+        if src_signed and d.width > s.width:
+            return f"({ct})({C.signed_ctype(d)})({C.signed_ctype(s)}){x}"
+        return f"({ct}){x}"
+    lo, hi = _LIMITS.get((d.width, dst_signed), (0, (1 << 64) - 1) if not dst_signed
+                         else (-(1 << 63), (1 << 63) - 1))
+    if src_signed or s.width < 64:
+        v = f"(s64)({C.signed_ctype(s)}){x}" if src_signed else f"(s64){x}"
+        lo, hi = max(lo, -(1 << 63)), min(hi, (1 << 63) - 1)
+        return (f"({ct})({{ s64 v_ = {v}; v_ < {lo}LL ? (s64){lo}LL : v_ > {hi}LL ? "
+                f"(s64){hi}LL : v_; }})").replace("-9223372036854775808LL",
+                                                   "(-9223372036854775807LL - 1)")
+    return f"({ct})((u64){x} > {hi}ULL ? {hi}ULL : (u64){x})"
+
+
 @op("OpConvertFToU", "OpConvertFToS", "OpConvertSToF", "OpConvertUToF", "OpUConvert", "OpSConvert",
     "OpFConvert", "OpSatConvertSToU", "OpSatConvertUToS", "OpQuantizeToF16")
 def _convert(r, inst: Instruction) -> None:
+    """Conversions with the FPRoundingMode decoration on float → integer (default toward
+    zero; always saturating, NaN → 0) and SaturatedConversion on integer ones."""
     t = r.rtype(inst)
     (a,) = operand_leaves(r, inst, 1)
     st = C.leaf_types(r.type_of(ids(inst)[0]))
     out = []
     o = inst.opname
+    rounding = r.m.decoration(inst.result_id, "FPRoundingMode")
+    rnd = _ROUND[rounding[0]] if rounding and rounding[0] in _ROUND else ""
+    sat = o.startswith("OpSat") or r.m.has_decoration(inst.result_id, "SaturatedConversion")
     for x, s, d in zip(a, st, C.leaf_types(t), strict=True):
         ct = C.scalar_ctype(d)
         if o in ("OpConvertFToU", "OpConvertFToS"):
             sgn = o == "OpConvertFToS"
+            v = f"{rnd}({_to_double(s, x)})"
             if d.width == 64:
                 f = "sg_f2s64" if sgn else "sg_f2u64"
-                out.append(f"({ct}){f}({_to_double(s, x)})")
+                out.append(f"({ct}){f}({v})")
             else:
                 lo, hi = _LIMITS[(d.width, sgn)]
                 st_ = C.signed_ctype(d) if sgn else ct
-                out.append(f"({ct})sg_f2i<{st_}>({_to_double(s, x)}, {lo}.0, {hi}.0)")
+                out.append(f"({ct})sg_f2i<{st_}>({v}, {lo}.0, {hi}.0)")
         elif o in ("OpConvertSToF", "OpConvertUToF"):
             src = f"({C.signed_ctype(s)}){x}" if o == "OpConvertSToF" else x
             if d.width == 16:
@@ -268,18 +296,10 @@ def _convert(r, inst: Instruction) -> None:
                 out.append(f"({ct}){x}")
         elif o == "OpQuantizeToF16":
             out.append(f"h2f(f2h({x}))")
-        elif o == "OpUConvert":
-            out.append(f"({ct}){x}")
-        elif o == "OpSConvert":
-            out.append(f"({ct})({C.signed_ctype(d) if d.width > s.width else ct})"
-                       f"({C.signed_ctype(s)}){x}")
-        else:  # saturating integer conversions
-            lo, hi = _LIMITS.get((d.width, o == "OpSatConvertUToS"), (0, (1 << 64) - 1))
-            if o == "OpSatConvertSToU":
-                sx = f"(s64)({C.signed_ctype(s)}){x}"
-                out.append(f"({ct})({sx} < 0 ? 0 : ((u64){sx} > {hi}ULL ? {hi}ULL : (u64){sx}))")
-            else:
-                out.append(f"({ct})((u64){x} > {hi}ULL ? {hi}ULL : (u64){x})")
+        else:
+            src_signed = o in ("OpSConvert", "OpSatConvertSToU")
+            dst_signed = o in ("OpSConvert", "OpSatConvertUToS")
+            out.append(_int_convert(x, s, d, src_signed, dst_signed, sat))
     r.assign(inst, out)
 
 

@@ -26,12 +26,14 @@ import numpy as np
 
 from ...errors import LogicError, UnsupportedError
 from ...runtime import residency
-from ...runtime.args import BufferArg, KernelArg, LocalArg, NullArg, ValueArg
+from ...runtime.args import BufferArg, ImageArg, KernelArg, LocalArg, NullArg, SamplerArg, ValueArg
 from ...runtime.memory import Allocation
 from ...runtime.ndrange import NDRange
 from ...spirv import Module
 from ..cpu import types as T
 from . import ctypes_ as C
+from . import printf as P
+from .images import Descriptors
 from .render import KernelInfo, Renderer
 
 OPTIONS = ("-fmad=false", "-std=c++17")
@@ -132,6 +134,7 @@ class _Mirrors:
 
 MIRRORS = _Mirrors()
 residency.register(MIRRORS)
+DESCRIPTORS = Descriptors()
 
 
 def _regions(nd: NDRange) -> list[tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]]]:
@@ -186,6 +189,12 @@ def launch_cuda(module: Module, kernel: str, args: Sequence[KernelArg], ndrange:
             dev = MIRRORS.device(arg.allocation)
             written.append(arg.allocation)
             params.append(np.uint64(dev.data.ptr + arg.offset))
+        elif isinstance(arg, ImageArg):
+            dev = MIRRORS.device(arg.image.data)
+            written.append(arg.image.data)
+            params.append(np.uint64(DESCRIPTORS.handle(arg.image, dev.data.ptr, cp)))
+        elif isinstance(arg, SamplerArg):
+            params.append(np.uint64(arg.sampler.literal))
         elif isinstance(arg, ValueArg) and kind == "byval":
             dev = cp.asarray(np.frombuffer(bytes(arg.data), np.uint8))
             keep.append(dev)
@@ -203,12 +212,17 @@ def launch_cuda(module: Module, kernel: str, args: Sequence[KernelArg], ndrange:
     enq = ndrange.local_size
     geo = [*enq, *ndrange.global_offset, *ndrange.global_size,
            *(-(-g // lsz) for g, lsz in zip(ndrange.global_size, enq, strict=True))]
+    records = P.buffer(cp) if info.printf_sites else None
+    pf = np.uint64(records.data.ptr if records is not None else 0)
     for first, counts, block in _regions(ndrange):
-        ctx = [np.uint64(x) for x in (*first, *geo)] + [np.uint32(ndrange.work_dim)]
+        ctx = [np.uint64(x) for x in (*first, *geo)] + [np.uint32(ndrange.work_dim), pf]
         fn(counts, block, tuple(ctx + params), shared_mem=dyn)
     for a in written:
         MIRRORS.written(a)
     del keep
+    if records is not None:
+        strings = {int(mod.get_global(f"g{vid}").ptr): data for vid, data in info.strings.items()}
+        result.printf = P.format_records(records.get(), info.printf_sites, strings)
     result.batches = 1
     result.seconds = time.perf_counter() - t0
     return result

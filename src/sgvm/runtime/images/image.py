@@ -6,6 +6,7 @@ import numpy as np
 from numpy.lib.stride_tricks import as_strided
 
 from sgvm.errors import LogicError
+from sgvm.runtime import residency
 from sgvm.runtime.device import CPU_DEVICE
 from sgvm.runtime.images.enums import mem_object_type as M
 from sgvm.runtime.images.formats import ImageFormat, encode
@@ -150,7 +151,9 @@ class Image:
         return origin, region
 
     def _view(self, origin: tuple[int, int, int], region: tuple[int, int, int]) -> np.ndarray:
-        """Writable (region z, region y, region x * element_size) bytes of the storage."""
+        """Writable (region z, region y, region x * element_size) bytes of the storage
+        (made current first where a device keeps a copy: ``runtime.residency``)."""
+        residency.host_access(self.data)
         strides = self.strides + (0,) * (3 - self.coord_count)
         start = sum(o * s for o, s in zip(origin, strides, strict=True))
         shape = (region[2], region[1], region[0] * self.element_size)

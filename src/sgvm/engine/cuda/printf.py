@@ -1,0 +1,97 @@
+"""printf on the GPU: the kernel appends records to a device buffer, the host formats them.
+
+Each call writes ``[global linear id, call site, format pointer, argument leaves…]``
+(one 64-bit word each, ``sg_printf`` in prelude.cuh) at a position an atomic hands
+out, so one work-item's records keep its program order. The host sorts them by
+global linear id (stably) and formats each with the CPU engine's ``format_printf``
+from the argument types of its call site, which gives the CPU device's output
+exactly (OpenCL C 2.0 s6.13.13 leaves the order between work-items open; sgvm uses
+work-item order on both devices). Strings (the format, ``%s`` arguments) are the
+module's constant ``i8`` arrays, found by their device addresses.
+"""
+
+from __future__ import annotations
+
+import warnings
+from typing import Any
+
+import numpy as np
+
+from ...spirv import Instruction, Type
+from ..cpu import types as T
+from ..cpu.printf import format_printf, parse_format
+from . import ctypes_ as C
+from .render_ext import EXT
+
+CAPACITY = 1 << 20  # record words per launch (8 MiB)
+
+
+def _render(r, inst: Instruction, ids: list[int]) -> None:
+    fmt, args = ids[0], ids[1:]
+    site = len(r.printf_sites)
+    r.printf_sites.append(tuple(r.type_of(a) for a in args))
+    words = [f"sg_bits({x})" for a in [fmt, *args] for x in r.leaves(a)]
+    r.emit(f"{{ u64 pv_[{len(words)}] = {{{', '.join(words)}}}; "
+           f"sg_printf(sgc, {site}u, {len(words)}u, pv_); }}")
+    r.assign(inst, ["0u"])
+
+
+EXT["printf"] = _render
+
+
+def buffer(cupy: Any) -> Any:
+    """A fresh device record buffer: [words used, capacity, records…]."""
+    buf = cupy.zeros(2 + CAPACITY, dtype=cupy.uint64)
+    buf[1] = CAPACITY
+    return buf
+
+
+def _string(ptr: int, strings: dict[int, bytes]) -> str:
+    for start, data in strings.items():
+        if start <= ptr < start + len(data):
+            rest = data[ptr - start:]
+            return rest.split(b"\0")[0].decode("latin-1")
+    raise ValueError(f"printf: {ptr:#x} is no constant string")
+
+
+def _value(words: np.ndarray, t: Type) -> Any:
+    """The argument of type ``t`` from its leaf words, as the CPU engine holds it."""
+    lt = C.leaf_types(t)
+    dt = T.dtype_of(lt[0]) if lt[0].op != "Pointer" else np.dtype(np.uint64)
+    raw = words[: len(lt)].astype(f"u{dt.itemsize}").view(dt)
+    return raw if t.op == "Vector" else raw[0]
+
+
+def format_records(records: np.ndarray, sites: list[tuple[Type, ...]],
+                   strings: dict[int, bytes]) -> str:
+    """The output of a launch from its record words (``strings``: device address → bytes)."""
+    used = int(records[0])
+    words = records[2:2 + min(used, CAPACITY)]
+    if used > CAPACITY:
+        warnings.warn(f"printf: output beyond {CAPACITY * 8} bytes of records was dropped",
+                      stacklevel=3)
+    out: list[tuple[int, str]] = []
+    pos = 0
+    while pos + 2 <= len(words):
+        gl, site = int(words[pos]), int(words[pos + 1])
+        types = sites[site]
+        n = 1 + sum(len(C.leaf_types(t)) for t in types)
+        if pos + 2 + n > len(words):
+            break
+        vals = words[pos + 2: pos + 2 + n]
+        pos += 2 + n
+        try:
+            fmt = _string(int(vals[0]), strings)
+            specs = [s for s in parse_format(fmt) if not isinstance(s, str)]
+            args, k = [], 1
+            for i, t in enumerate(types):
+                width = len(C.leaf_types(t))
+                v = _value(vals[k:k + width], t)
+                k += width
+                args.append(_string(int(v), strings) if i < len(specs) and specs[i].conv == "s"
+                            else v)
+            out.append((gl, format_printf(fmt, args)))
+        except ValueError:  # an invalid format prints nothing (printf returns -1 on the CPU)
+            continue
+    out.sort(key=lambda x: x[0])
+    return "".join(s for _, s in out)

@@ -1,0 +1,198 @@
+"""The CUDA backend against the CPU engine (``gpu`` tests: skipped without CuPy and a GPU),
+and renderer checks that need no GPU (rendered CUDA C, local memory layout, printf records).
+
+On the GPU machine (no clang) run with the build archive (docs/cuda.md)."""
+
+from __future__ import annotations
+
+import functools
+
+import numpy as np
+import pytest
+
+import sgvm
+from sgvm.engine.cuda import printf as cuda_printf
+from sgvm.engine.cuda.render import Renderer
+from sgvm.engine.cuda.runtime import available
+from sgvm.runtime import residency
+from sgvm.runtime.args import BufferArg, ImageArg, KernelArg, SamplerArg, ValueArg
+from sgvm.runtime.device import CPU_DEVICE, CUDA_DEVICE
+from sgvm.runtime.images import Image, ImageFormat, Sampler, channel_order, channel_type
+from sgvm.runtime.images.enums import addressing_mode, filter_mode, mem_object_type
+from sgvm.runtime.launch import launch
+from sgvm.runtime.memory import Allocation
+from sgvm.runtime.ndrange import NDRange
+from sgvm.spirv import Module, read
+
+gpu = pytest.mark.skipif(not available(), reason="needs CuPy and an NVIDIA GPU")
+
+SOURCES = {
+    "vadd": """
+kernel void vadd(global const float *a, global const float *b, global float *c) {
+  size_t i = get_global_id(0);
+  c[i] = a[i] + b[i];
+}""",
+    "subgroups": """
+__attribute__((intel_reqd_sub_group_size(16)))
+kernel void sg(global const int *x, global int *red, global int *scan, global int *shuf) {
+  size_t i = get_global_id(0);
+  int v = x[i];
+  red[i] = sub_group_reduce_add(v);
+  scan[i] = sub_group_scan_exclusive_max(v);
+  shuf[i] = intel_sub_group_shuffle_down(v, v * 3, get_sub_group_local_id() % 5 + 1);
+}""",
+    "images": """
+kernel void blur(read_only image2d_t src, sampler_t s, write_only image2d_t dst,
+                 global uint *blocks) {
+  int x = get_global_id(0), y = get_global_id(1);
+  float2 p = (float2)((x + 0.3f) / get_image_width(src), (y + 0.7f) / get_image_height(src));
+  write_imagef(dst, (int2)(x, y), read_imagef(src, s, p) * 0.5f);
+}
+__attribute__((intel_reqd_sub_group_size(8)))
+kernel void block(read_only image2d_t src, global uint *o, int x, int y) {
+  uint2 v = intel_sub_group_block_read2(src, (int2)(x, y));
+  vstore2(v, get_global_id(0), o);
+}""",
+    "printf": """
+kernel void hello(global const float *f) {
+  int i = get_global_id(0);
+  if (i % 3 != 2) printf("wi %d: %.2f %s %v2hld\\n", i, f[i], "ok", (int2)(i, -i));
+}""",
+    "local": """
+kernel void ka(global int *o) { local int a[10240]; a[get_local_id(0)] = 1;
+  barrier(CLK_LOCAL_MEM_FENCE); o[0] = a[0]; }
+kernel void kb(global int *o) { local int b[10240]; b[get_local_id(0)] = 2;
+  barrier(CLK_LOCAL_MEM_FENCE); o[0] = b[0]; }""",
+}
+
+
+@functools.cache
+def build(name: str) -> Module:
+    return read(sgvm.compile(SOURCES[name], "-cl-std=CL2.0"))
+
+
+def run_both(name: str, kernel: str, make_args, gsize, lsize) -> list[tuple[list, str]]:
+    """Run on the CPU and on the GPU with fresh arguments; per device, the final contents
+    of the buffers / images ``make_args`` returned and the printf output."""
+    out = []
+    for device in (CPU_DEVICE, CUDA_DEVICE):
+        args, watch = make_args()
+        res = launch(build(name), kernel, args, NDRange(gsize, lsize), device=device)
+        results = []
+        for a in watch:
+            alloc = a.data if isinstance(a, Image) else a
+            residency.host_access(alloc)
+            results.append(alloc.data.copy())
+        out.append((results, res.printf))
+    return out
+
+
+def _buffers(*arrays: np.ndarray) -> tuple[list[KernelArg], list[Allocation]]:
+    allocs = [Allocation(np.ascontiguousarray(a).view(np.uint8).reshape(-1).copy(), "global", "")
+              for a in arrays]
+    return [BufferArg(a) for a in allocs], allocs
+
+
+@gpu
+@pytest.mark.gpu
+def test_vector_add_matches_cpu() -> None:
+    rng = np.random.default_rng(1)
+    a, b = rng.random(1000, np.float32), rng.random(1000, np.float32)
+    (cpu, _), (gpu_, _) = run_both("vadd", "vadd", lambda: _buffers(a, b, np.zeros_like(a)),
+                                   (1000,), (100,))
+    np.testing.assert_array_equal(gpu_[2], cpu[2])
+    np.testing.assert_array_equal(gpu_[2].view(np.float32), a + b)
+
+
+@gpu
+@pytest.mark.gpu
+def test_sub_group_reduce_scan_shuffle_match_cpu() -> None:
+    """Integer collectives are bit-identical; 60 work-items in groups of 20 leave partial
+    sub-groups of 4."""
+    x = np.random.default_rng(2).integers(-1000, 1000, 60).astype(np.int32)
+    z = np.zeros_like(x)
+    (cpu, _), (gpu_, _) = run_both("subgroups", "sg", lambda: _buffers(x, z, z, z), (60,), (20,))
+    for c, g in zip(cpu[1:], gpu_[1:], strict=True):
+        np.testing.assert_array_equal(g, c)
+
+
+def _rgba_image(data: np.ndarray | None, h: int, w: int) -> Image:
+    img = Image(ImageFormat(channel_order.RGBA, channel_type.UNORM_INT8), mem_object_type.IMAGE2D,
+                (w, h))
+    if data is not None:
+        img.write_host((0, 0), (w, h), data)
+    return img
+
+
+@gpu
+@pytest.mark.gpu
+def test_linear_sampling_and_block_reads_match_cpu() -> None:
+    h, w = 9, 13
+    texels = np.random.default_rng(3).integers(0, 256, (h, w, 4), dtype=np.uint8)
+    sampler = Sampler(True, addressing_mode.REPEAT, filter_mode.LINEAR)
+
+    def blur_args() -> tuple[list[KernelArg], list]:
+        src, dst = _rgba_image(texels, h, w), _rgba_image(None, h, w)
+        return [ImageArg(src), SamplerArg(sampler), ImageArg(dst),
+                BufferArg(Allocation(np.zeros(4, np.uint8), "global", ""))], [dst]
+
+    (cpu, _), (gpu_, _) = run_both("images", "blur", blur_args, (w, h), (1, 1))
+    np.testing.assert_array_equal(gpu_[0], cpu[0])
+
+    def block_args() -> tuple[list[KernelArg], list]:
+        buf = [Allocation(np.zeros(64, np.uint8), "global", "")]
+        return [ImageArg(_rgba_image(texels, h, w)), BufferArg(buf[0]),
+                ValueArg(np.int32(-6).tobytes()), ValueArg(np.int32(7).tobytes())], buf
+
+    (cpu, _), (gpu_, _) = run_both("images", "block", block_args, (8,), (8,))
+    np.testing.assert_array_equal(gpu_[0], cpu[0])  # clamped to the edge texels
+
+
+@gpu
+@pytest.mark.gpu
+def test_printf_matches_cpu() -> None:
+    f = np.linspace(-3, 3, 50, dtype=np.float32)
+    (_, cpu), (_, gpu_) = run_both("printf", "hello", lambda: _buffers(f), (50,), (16,))
+    assert gpu_ == cpu
+    assert cpu.startswith("wi 0: -3.00 ok 0,0\n")
+
+
+def test_rendered_module_uses_warp_collectives() -> None:
+    src, kernels = Renderer(build("subgroups"), 16).render()
+    assert "#define SG_SIZE 16" in src
+    assert "sg_reduce<OpAdd<u32>, u32>" in src and "sg_shuffle_down(" in src
+    assert kernels["sg"].params[0][0] == "ptr"
+
+
+def test_image_block_reads_render_per_row() -> None:
+    src, _ = Renderer(build("images"), 8).render()
+    assert "sg_img_block_read<u32>" in src and ", 1);" in src
+    assert "sg_img_read_f(" in src and "sg_img_write(" in src
+
+
+def test_each_kernel_counts_only_its_own_local_memory() -> None:
+    """Two kernels of 40 KiB each: each launches within 64 KiB (the two arrays overlap)."""
+    _, kernels = Renderer(build("local"), 16).render()
+    assert kernels["ka"].local_bytes == kernels["kb"].local_bytes == 40960
+
+
+def test_printf_records_format_in_work_item_order() -> None:
+    module = build("printf")
+    r = Renderer(module, 16)
+    _, kernels = r.render()
+    info = kernels["hello"]
+    site = info.printf_sites[0]
+    fmt_vid, fmt = next((v, d) for v, d in info.strings.items() if d.startswith(b"wi "))
+    ok_vid = next(v for v, d in info.strings.items() if d.startswith(b"ok"))
+    base = {fmt_vid: 0x1000, ok_vid: 0x2000}
+    strings = {base[v]: info.strings[v] for v in (fmt_vid, ok_vid)}
+
+    def record(gl: int, x: float) -> list[int]:
+        bits = int(np.float64(x).view(np.uint64)) if site[1].width == 64 else \
+            int(np.float32(x).view(np.uint32))
+        return [gl, 0, 0x1000, gl, bits, 0x2000, gl, (-gl) % 2**32]
+
+    words = record(4, 1.5) + record(1, -2.25)
+    records = np.array([len(words), cuda_printf.CAPACITY, *words], dtype=np.uint64)
+    out = cuda_printf.format_records(records, info.printf_sites, strings)
+    assert out == "wi 1: -2.25 ok 1,-1\nwi 4: 1.50 ok 4,-4\n"
