@@ -1,7 +1,9 @@
 """sgvm CUDA vs a hand-written CuPy RawKernel vs sgvm CPU, side by side (docs/cuda.md).
 
 Rows: vector add (64M floats), sub-group reduction (256M floats), a 4096³ fp32 GEMM
-with sub-group shuffles (against cuBLAS through ``cupy.matmul``, TF32 off). The CPU
+with sub-group shuffles (against cuBLAS through ``cupy.matmul``, TF32 off), an 8192²
+uint image transpose with sub-group image block reads and writes (against a
+shared-memory tiled CuPy transpose of the same bytes). The CPU
 column runs a smaller size (printed) or n/a. GPU times: CUDA events over repeated
 launches, best of ``--repeat``. Run on a machine with CuPy and a GPU::
 
@@ -77,6 +79,38 @@ kernel void gemm(global const float *A, global const float *B, global float *C, 
   }
 }
 """
+# Each sub-group (16 lanes) moves one 16x16 tile: two block reads of 8 rows (lane l holds
+# column l), the tile through local memory, two block writes of 8 rows of the transpose.
+TRANSPOSE = """
+__attribute__((intel_reqd_sub_group_size(16))) __attribute__((reqd_work_group_size(16, 16, 1)))
+kernel void transpose(read_only image2d_t src, write_only image2d_t dst) {
+  local uint tile[16][16][17];
+  int sg = get_sub_group_id(), l = get_sub_group_local_id();
+  int x0 = get_group_id(0) * 16, y0 = (get_group_id(1) * 16 + sg) * 16;
+  uint8 a = intel_sub_group_block_read8(src, (int2)(x0 * 4, y0));
+  uint8 b = intel_sub_group_block_read8(src, (int2)(x0 * 4, y0 + 8));
+  tile[sg][0][l] = a.s0; tile[sg][1][l] = a.s1; tile[sg][2][l] = a.s2; tile[sg][3][l] = a.s3;
+  tile[sg][4][l] = a.s4; tile[sg][5][l] = a.s5; tile[sg][6][l] = a.s6; tile[sg][7][l] = a.s7;
+  tile[sg][8][l] = b.s0; tile[sg][9][l] = b.s1; tile[sg][10][l] = b.s2; tile[sg][11][l] = b.s3;
+  tile[sg][12][l] = b.s4; tile[sg][13][l] = b.s5; tile[sg][14][l] = b.s6; tile[sg][15][l] = b.s7;
+  sub_group_barrier(CLK_LOCAL_MEM_FENCE);
+  uint8 c, d;
+  c.s0 = tile[sg][l][0]; c.s1 = tile[sg][l][1]; c.s2 = tile[sg][l][2]; c.s3 = tile[sg][l][3];
+  c.s4 = tile[sg][l][4]; c.s5 = tile[sg][l][5]; c.s6 = tile[sg][l][6]; c.s7 = tile[sg][l][7];
+  d.s0 = tile[sg][l][8]; d.s1 = tile[sg][l][9]; d.s2 = tile[sg][l][10]; d.s3 = tile[sg][l][11];
+  d.s4 = tile[sg][l][12]; d.s5 = tile[sg][l][13]; d.s6 = tile[sg][l][14]; d.s7 = tile[sg][l][15];
+  intel_sub_group_block_write8(dst, (int2)(y0 * 4, x0), c);
+  intel_sub_group_block_write8(dst, (int2)(y0 * 4, x0 + 8), d);
+}
+"""
+CUPY_TRANSPOSE = r"""extern "C" __global__ void transpose(const unsigned *in, unsigned *out, int n) {
+  __shared__ unsigned t[32][33];
+  int x = blockIdx.x * 32 + threadIdx.x, y = blockIdx.y * 32 + threadIdx.y;
+  for (int j = 0; j < 32; j += 8) t[threadIdx.y + j][threadIdx.x] = in[(size_t)(y + j) * n + x];
+  __syncthreads();
+  x = blockIdx.y * 32 + threadIdx.x; y = blockIdx.x * 32 + threadIdx.y;
+  for (int j = 0; j < 32; j += 8) out[(size_t)(y + j) * n + x] = t[threadIdx.x][threadIdx.y + j];
+}"""
 CUPY_VADD = r"""extern "C" __global__ void vadd(const float *a, const float *b, float *c, long long n) {
   long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x;
   if (i < n) c[i] = a[i] + b[i];
@@ -141,6 +175,49 @@ def sgvm_launcher(mod, name: str, arrays: list, values: list, gsize, lsize, devi
     return (lambda: launch(mod, name, args, nd, device=device)), allocs
 
 
+def transpose_row(mod, rng, repeat: int) -> tuple:
+    """8192² uint image transpose: sgvm (image block IO) vs CuPy, GB/s of bytes moved."""
+    import cupy as cp
+
+    from sgvm.runtime import residency
+    from sgvm.runtime.args import ImageArg
+    from sgvm.runtime.device import CPU_DEVICE, CUDA_DEVICE
+    from sgvm.runtime.images import Image, ImageFormat, channel_order, channel_type
+    from sgvm.runtime.images.enums import mem_object_type
+    from sgvm.runtime.launch import launch
+    from sgvm.runtime.ndrange import NDRange
+
+    fmt = ImageFormat(channel_order.R, channel_type.UNSIGNED_INT32)
+
+    def images(n: int, data: np.ndarray) -> tuple[Image, Image]:
+        src, dst = (Image(fmt, mem_object_type.IMAGE2D, (n, n)) for _ in range(2))
+        src.write_host((0, 0), (n, n), data)
+        return src, dst
+
+    def runner(n: int, data: np.ndarray, device):
+        src, dst = images(n, data)
+        nd = NDRange((n, n // 16), (16, 16))
+        return (lambda: launch(mod, "transpose", [ImageArg(src), ImageArg(dst)], nd,
+                               device=device)), dst
+
+    n = 8192
+    data = rng.integers(0, 2**32, (n, n), dtype=np.uint32)
+    run, dst = runner(n, data, CUDA_DEVICE)
+    t_sg = gpu_time(run, repeat, 10)
+    residency.host_access(dst.data)
+    ok = np.array_equal(dst.data.data.view(np.uint32).reshape(n, n), data.T)
+    din, dout = cp.asarray(data), cp.zeros((n, n), cp.uint32)
+    k = cp.RawKernel(CUPY_TRANSPOSE, "transpose")
+    t_ref = gpu_time(lambda: k((n // 32, n // 32), (32, 8), (din, dout, np.int32(n))), repeat, 10)
+    ok = ok and bool((dout == din.T).all())
+    nc = 1024
+    run_cpu, _ = runner(nc, data[:nc, :nc].copy(), CPU_DEVICE)
+    t_cpu = cpu_time(run_cpu)
+    gbs = lambda t, m: 8 * m * m / t / 1e9  # noqa: E731
+    return ("image block transpose 8192^2 (GB/s)", gbs(t_sg, n), gbs(t_ref, n),
+            f"{gbs(t_cpu, nc):.2f} (1024^2)", ok)
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--spv-dir", type=Path, default=Path(".gpu_cache/bench"))
@@ -149,7 +226,7 @@ def main() -> None:
     ap.add_argument("--gemm-n", type=int, default=4096)
     opts = ap.parse_args()
     mods = {k: module(s, opts.spv_dir) for k, s in (("vadd", VADD), ("reduce", REDUCE),
-                                                     ("gemm", GEMM))}
+                                                     ("gemm", GEMM), ("transpose", TRANSPOSE))}
     if opts.compile_only:
         return
     import cupy as cp
@@ -216,6 +293,8 @@ def main() -> None:
     tf = lambda t: 2 * N**3 / t / 1e12  # noqa: E731
     rows.append((f"GEMM {N}^3 fp32 (TFLOP/s; ref cuBLAS)", tf(t_sg), tf(t_ref), "n/a", ok))
 
+    rows.append(transpose_row(mods["transpose"], rng, opts.repeat))
+
     print(f"device: {cp.cuda.runtime.getDeviceProperties(0)['name'].decode()}")
     print(f"| {'benchmark':<38} | {'sgvm CUDA':>10} | {'hand CuPy':>10} | {'ratio':>6} | "
           f"{'sgvm CPU':>14} | correct |")
@@ -223,7 +302,6 @@ def main() -> None:
           + "|---------|")
     for name, s, r, cpu, good in rows:
         print(f"| {name:<38} | {s:>10.2f} | {r:>10.2f} | {s / r:>5.0%} | {cpu:>14} | {good!s:>7} |")
-    print("image block transpose: n/a (the CUDA backend has no image support yet)")
 
 
 if __name__ == "__main__":
