@@ -157,6 +157,11 @@ def test_printf_matches_cpu() -> None:
     assert cpu.startswith("wi 0: -3.00 ok 0,0\n")
 
 
+def test_buffer_parameters_are_device_pointers() -> None:
+    _, kernels = Renderer(build("vadd"), 32).render()
+    assert [p[0] for p in kernels["vadd"].params] == ["ptr", "ptr", "ptr"]
+
+
 def test_rendered_module_uses_warp_collectives() -> None:
     src, kernels = Renderer(build("subgroups"), 16).render()
     assert "#define SG_SIZE 16" in src

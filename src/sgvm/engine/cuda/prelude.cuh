@@ -121,6 +121,7 @@ template <class T> __device__ __forceinline__ T sg_f2i(double x, double lo, doub
   if (x >= hi) return (T)hi;
   return (T)x;
 }
+__device__ __forceinline__ s64 sg_clamp64(s64 v, s64 lo, s64 hi) { return v < lo ? lo : v > hi ? hi : v; }
 __device__ __forceinline__ s64 sg_f2s64(double x) {
   if (x != x) return 0;
   if (x <= -9223372036854775808.0) return (s64)0x8000000000000000ULL;

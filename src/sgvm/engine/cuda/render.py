@@ -15,8 +15,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ...errors import UnsupportedError
-from ...spirv import Function, Instruction, Module, Type
+from ...spirv import Function, Instruction, Module, Operand, Type
+from ...spirv import grammar as G
 from ..cpu import types as T
+from ..cpu.spec_constants import ALLOWED
 from . import ctypes_ as C
 
 PRELUDE = "".join(Path(__file__).with_name(f).read_text() for f in ("prelude.cuh", "images.cuh"))
@@ -90,8 +92,9 @@ class Renderer:
             from ..cpu.image_ops import constant_sampler
 
             return [f"{int(constant_sampler(c.value))}ULL"]
-        if c.op == "OpSpecConstantOp":
-            raise UnsupportedError("CUDA backend: OpSpecConstantOp")
+        if c.op == "OpSpecConstantOp":  # computed at the top of each function (_spec_ops)
+            n = len(C.leaf_types(t))
+            return [f"r{cid}"] if n == 1 else [f"r{cid}_{k}" for k in range(n)]
         if c.value is None:
             return [C.zero(x) for x in C.leaf_types(t)]
         if t.op in ("Vector", "Struct", "Array"):
@@ -146,7 +149,10 @@ class Renderer:
             if vid in self.builtins or var.storage_class == "Workgroup":
                 continue
             size = max(T.size_of(var.pointee), 1)
-            if var.storage_class in ("CrossWorkgroup", "UniformConstant"):
+            if var.initializer in self.m.variables:  # a pointer to another global
+                head.append(f"__device__ __align__(16) char *g{vid}[1] = "
+                            f"{{(char*)g{var.initializer}}};")
+            elif var.storage_class in ("CrossWorkgroup", "UniformConstant"):
                 data = b""
                 if var.initializer is not None:
                     data = self._init_bytes(var.pointee, var.initializer, Program)
@@ -244,8 +250,26 @@ class Renderer:
                                  for x, n in zip(C.leaf_types(t), self.leaves(inst.result_id),
                                                  strict=True)]
                 self.instruction(inst, block.label)
-        self.lines[decl_at:decl_at] = declared + self._variables(f)
+        self.lines[decl_at:decl_at] = declared + self._variables(f) + self._spec_ops()
         self.lines.append("}")
+
+    def _spec_ops(self) -> list[str]:
+        """OpSpecConstantOp values (sgvm never specializes: the operation on the defaults),
+        declared and computed with the instruction's own handler, in module order."""
+        saved, self.lines = self.lines, []
+        for c in self.m.constants.values():
+            if c.op != "OpSpecConstantOp":
+                continue
+            opname = c.value["opcode"]
+            if opname not in ALLOWED or opname not in self.ops:
+                raise UnsupportedError(f"CUDA backend: OpSpecConstantOp {opname}")
+            for x, n in zip(C.leaf_types(c.type), self.leaves(c.id), strict=True):
+                self.emit(f"{C.scalar_ctype(x)} {n};")
+            operands = tuple(Operand("IdRef", v) for v in c.value["operands"])
+            self.ops[opname](self, Instruction(opname, G.load().opcode(opname), c.type.id, c.id,
+                                               operands))
+        out, self.lines = self.lines, saved
+        return out
 
     def _variables(self, f: Function) -> list[str]:
         """Function-scope OpVariables: an aligned byte array per variable per work-item."""

@@ -235,6 +235,21 @@ def _to_double(s: Type, x: str) -> str:
 
 
 _ROUND = {"RTE": "rint", "RTZ": "", "RTP": "ceil", "RTN": "floor"}
+_CUDA_ROUND = {"RTE": "rn", "RTZ": "rz", "RTP": "ru", "RTN": "rd"}
+
+
+def _int_to_float(x: str, s: Type, d: Type, signed: bool, mode: str) -> str:
+    """Integer → float or double rounded by ``mode`` (CUDA's __int2float_rz & co.)."""
+    rnd = _CUDA_ROUND[mode]
+    if d.width == 64 and s.width <= 32:
+        return f"(double)({C.signed_ctype(s)}){x}" if signed else f"(double){x}"
+    if s.width <= 32:
+        src = f"(int)({C.signed_ctype(s)}){x}" if signed else f"(unsigned){x}"
+        fn = "int" if signed else "uint"
+    else:
+        src = f"(long long){x}" if signed else f"(unsigned long long){x}"
+        fn = "ll" if signed else "ull"
+    return f"__{fn}2{'double' if d.width == 64 else 'float'}_{rnd}({src})"
 
 
 def _int_convert(x: str, s: Type, d: Type, src_signed: bool, dst_signed: bool, sat: bool) -> str:
@@ -250,9 +265,7 @@ def _int_convert(x: str, s: Type, d: Type, src_signed: bool, dst_signed: bool, s
     if src_signed or s.width < 64:
         v = f"(s64)({C.signed_ctype(s)}){x}" if src_signed else f"(s64){x}"
         lo, hi = max(lo, -(1 << 63)), min(hi, (1 << 63) - 1)
-        return (f"({ct})({{ s64 v_ = {v}; v_ < {lo}LL ? (s64){lo}LL : v_ > {hi}LL ? "
-                f"(s64){hi}LL : v_; }})").replace("-9223372036854775808LL",
-                                                   "(-9223372036854775807LL - 1)")
+        return f"({ct})sg_clamp64({v}, {lo + 1}LL - 1, {hi}LL)"
     return f"({ct})((u64){x} > {hi}ULL ? {hi}ULL : (u64){x})"
 
 
@@ -281,12 +294,16 @@ def _convert(r, inst: Instruction) -> None:
                 lo, hi = _LIMITS[(d.width, sgn)]
                 st_ = C.signed_ctype(d) if sgn else ct
                 out.append(f"({ct})sg_f2i<{st_}>({v}, {lo}.0, {hi}.0)")
+        elif o in ("OpConvertSToF", "OpConvertUToF") and rounding and d.width > 16:
+            out.append(_int_to_float(x, s, d, o == "OpConvertSToF", rounding[0]))
         elif o in ("OpConvertSToF", "OpConvertUToF"):
             src = f"({C.signed_ctype(s)}){x}" if o == "OpConvertSToF" else x
             if d.width == 16:
                 out.append(f"d2h((double){src})" if s.width <= 32 else f"f2h((float){src})")
             else:
                 out.append(f"({ct}){src}")
+        elif o == "OpFConvert" and rounding and s.width == 64 and d.width == 32:
+            out.append(f"__double2float_{_CUDA_ROUND[rounding[0]]}({x})")
         elif o == "OpFConvert":
             if d.width == 16:
                 out.append(f"d2h({x})" if s.width == 64 else (f"f2h({x})" if s.width == 32 else x))
