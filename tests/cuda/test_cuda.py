@@ -171,7 +171,7 @@ def test_rendered_module_uses_warp_collectives() -> None:
 
 def test_image_block_reads_render_per_row() -> None:
     src, _ = Renderer(build("images"), 8).render()
-    assert "sg_img_block_read<u32>" in src and ", 1);" in src
+    assert "sg_img_block_read<u32, 2>" in src
     assert "sg_img_read_f(" in src and "sg_img_write(" in src
 
 

@@ -312,36 +312,57 @@ __device__ void sg_img_write(u64 h, int kind, s64 c0, s64 c1, s64 c2, u32 v0, u3
 // ---- sub-group image block IO (semantics/image_block.py) ---------------------------
 // Lane l's element i is the sizeof(T) bytes at byte x + l*sizeof(T) of row y + i.
 // Reads outside the image take their bytes from the edge texel (clamped column and
-// row, the byte within the texel kept); writes outside are dropped.
-template <class T> __device__ __forceinline__ T sg_img_block_read(u64 h, s64 x, s64 y, u32 i) {
-  const SgImage *im = sg_img(h);
-  s64 xs = x + (s64)sg_lane() * (s64)sizeof(T), ys = y + i;
-  s64 es = im->es, w = im->shape[0], rows = im->shape[1];
-  if (xs >= 0 && xs + (s64)sizeof(T) <= w * es && ys >= 0 && ys < rows) {
-    const u8 *p = im->data + ys * im->row_pitch + xs;
-    if (((u64)p & (sizeof(T) - 1)) == 0) return *(const T *)p;
-  }
-  ys = ys < 0 ? 0 : ys >= rows ? rows - 1 : ys;
-  const u8 *row = im->data + ys * im->row_pitch;
-  u64 r = 0;
-  for (int k = 0; k < (int)sizeof(T); k++) {
-    s64 bx = xs + k;
-    s64 col = bx >= 0 ? bx / es : -((-bx + es - 1) / es);
-    s64 in = bx - col * es;
-    col = col < 0 ? 0 : col >= w ? w - 1 : col;
-    r |= (u64)row[col * es + in] << (8 * k);
-  }
-  return (T)r;
+// row, the byte within the texel kept); writes outside are dropped. The descriptor is
+// read once per block; a block wholly inside, aligned, moves with plain loads/stores.
+template <class T, int N> __device__ __forceinline__ bool sg_img_block_inside(
+    const SgImage &im, s64 xs, s64 y) {
+  return xs >= 0 && xs + (s64)sizeof(T) <= im.shape[0] * (s64)im.es && y >= 0 &&
+         y + N <= im.shape[1] && (((u64)im.data + (u64)xs) % sizeof(T)) == 0 &&
+         im.row_pitch % sizeof(T) == 0;
 }
-template <class T> __device__ __forceinline__ void sg_img_block_write(u64 h, s64 x, s64 y, u32 i,
-                                                                      T v) {
-  const SgImage *im = sg_img(h);
-  s64 xs = x + (s64)sg_lane() * (s64)sizeof(T), ys = y + i;
-  if (xs < 0 || xs + (s64)sizeof(T) > im->shape[0] * (s64)im->es || ys < 0 || ys >= im->shape[1])
+template <class T, int N> __device__ __forceinline__ void sg_img_block_read(u64 h, s64 x, s64 y,
+                                                                           T *out) {
+  const SgImage im = *sg_img(h);
+  s64 xs = x + (s64)sg_lane() * (s64)sizeof(T);
+  if (sg_img_block_inside<T, N>(im, xs, y)) {
+    const u8 *p = im.data + y * (s64)im.row_pitch + xs;
+#pragma unroll
+    for (int i = 0; i < N; i++) out[i] = *(const T *)(p + i * im.row_pitch);
     return;
-  u8 *p = im->data + ys * im->row_pitch + xs;
-  if (((u64)p & (sizeof(T) - 1)) == 0) { *(T *)p = v; return; }
-  for (int k = 0; k < (int)sizeof(T); k++) p[k] = (u8)((u64)v >> (8 * k));
+  }
+  s64 es = im.es, w = im.shape[0], rows = im.shape[1];
+  for (int i = 0; i < N; i++) {
+    s64 ys = y + i;
+    ys = ys < 0 ? 0 : ys >= rows ? rows - 1 : ys;
+    const u8 *row = im.data + ys * (s64)im.row_pitch;
+    u64 r = 0;
+    for (int k = 0; k < (int)sizeof(T); k++) {
+      s64 bx = xs + k;
+      s64 col = bx >= 0 ? bx / es : -((-bx + es - 1) / es);
+      s64 in = bx - col * es;
+      col = col < 0 ? 0 : col >= w ? w - 1 : col;
+      r |= (u64)row[col * es + in] << (8 * k);
+    }
+    out[i] = (T)r;
+  }
+}
+template <class T, int N> __device__ __forceinline__ void sg_img_block_write(u64 h, s64 x, s64 y,
+                                                                            const T *v) {
+  const SgImage im = *sg_img(h);
+  s64 xs = x + (s64)sg_lane() * (s64)sizeof(T);
+  if (sg_img_block_inside<T, N>(im, xs, y)) {
+    u8 *p = im.data + y * (s64)im.row_pitch + xs;
+#pragma unroll
+    for (int i = 0; i < N; i++) *(T *)(p + i * im.row_pitch) = v[i];
+    return;
+  }
+  if (xs < 0 || xs + (s64)sizeof(T) > im.shape[0] * (s64)im.es) return;
+  for (int i = 0; i < N; i++) {
+    s64 ys = y + i;
+    if (ys < 0 || ys >= im.shape[1]) continue;
+    u8 *p = im.data + ys * (s64)im.row_pitch + xs;
+    for (int k = 0; k < (int)sizeof(T); k++) p[k] = (u8)((u64)v[i] >> (8 * k));
+  }
 }
 // The coordinate of the sub-group's first active lane (block IO coordinates are uniform).
 template <class T> __device__ __forceinline__ T sg_first(T v) {

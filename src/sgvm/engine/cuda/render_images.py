@@ -120,19 +120,16 @@ def _block_coords(r, coord: int) -> str:
 def _block_read(r, inst: Instruction) -> None:
     img, coord = ids(inst)[:2]
     lt = C.leaf_types(r.rtype(inst))
-    ct = C.scalar_ctype(lt[0])
-    h = r.leaf(img)
-    r.emit(f"{{ {_block_coords(r, coord)} " + " ".join(
-               f"{n} = sg_img_block_read<{ct}>({h}, x_, y_, {i});"
-               for i, n in enumerate(r.result_names(inst))) + " }")
+    ct, n = C.scalar_ctype(lt[0]), len(lt)
+    r.emit(f"{{ {_block_coords(r, coord)} {ct} b_[{n}]; "
+           f"sg_img_block_read<{ct}, {n}>({r.leaf(img)}, x_, y_, b_); " + " ".join(
+               f"{name} = b_[{i}];" for i, name in enumerate(r.result_names(inst))) + " }")
 
 
 @op("OpSubgroupImageBlockWriteINTEL")
 def _block_write(r, inst: Instruction) -> None:
     img, coord, data = ids(inst)[:3]
     lt = C.leaf_types(r.type_of(data))
-    ct = C.scalar_ctype(lt[0])
-    h = r.leaf(img)
-    r.emit(f"{{ {_block_coords(r, coord)} " + " ".join(
-        f"sg_img_block_write<{ct}>({h}, x_, y_, {i}, {v});"
-        for i, v in enumerate(r.leaves(data))) + " }")
+    ct, n = C.scalar_ctype(lt[0]), len(lt)
+    r.emit(f"{{ {_block_coords(r, coord)} {ct} b_[{n}] = {{{', '.join(r.leaves(data))}}}; "
+           f"sg_img_block_write<{ct}, {n}>({r.leaf(img)}, x_, y_, b_); }}")
