@@ -6,7 +6,7 @@ rounded (NVRTC's defaults); ``half`` computes in float and rounds once. The
 ``native_*`` and ``half_*`` forms use the full-precision functions. Vectors are
 computed component-wise; the geometric functions fold their components.
 Memory forms: vloadn / vstoren, vload_half[n], vloada_halfn, vstore_half[n] and
-vstorea_halfn (round to nearest even), prefetch (no effect); printf in render_printf.
+vstorea_halfn (round to nearest even), prefetch (no effect); printf in printf.py.
 """
 
 from __future__ import annotations
