@@ -23,7 +23,10 @@ lint: $(STAMP)
 	$(BIN)/ruff check src tests benchmarks examples
 
 bench: $(STAMP)
-	$(BIN)/python benchmarks/run.py
+	$(BIN)/python benchmarks/engine_bench.py
+	$(BIN)/python benchmarks/subgroup_bench.py
+	$(BIN)/python benchmarks/check_bench.py
+	$(BIN)/python benchmarks/profile_overhead.py
 
 clean:
 	rm -rf $(VENV) .pytest_cache build
