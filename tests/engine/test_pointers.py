@@ -104,3 +104,36 @@ def test_store_through_integer_address(opts):
     (out,), _ = run(module, "via_ulong", [np.zeros(16 * 5, np.int32), np.int32(0)], 16, 16)
     np.testing.assert_array_equal(out.reshape(16, 5)[:2, 1], [10, 100])
     np.testing.assert_array_equal(out.reshape(16, 5)[:, 4], 10)
+
+
+# Program-scope variables initialised with addresses inside aggregates: a struct member,
+# array elements (clang folds `gtab + 1` into a byte-offset access chain on the global)
+# and addresses stored as ulong.
+AGG_SRC = r"""
+global int gtab[4] = {10, 20, 30, 40};
+constant int ctab[3] = {7, 8, 9};
+typedef struct { global int *p; int n; constant int *c; } S;
+global S sinit = { gtab + 1, 3, ctab + 2 };
+global int *ptrs[3] = { gtab, gtab + 3, 0 };
+global ulong addr[2] = { (ulong)gtab, (ulong)ctab };
+
+kernel void aggregates(global int *out) {
+  int i = get_global_id(0);
+  out[i * 6 + 0] = sinit.p[i & 1] + sinit.n;
+  out[i * 6 + 1] = *sinit.c;
+  out[i * 6 + 2] = *ptrs[0] + *ptrs[1];
+  out[i * 6 + 3] = ptrs[2] == 0;
+  out[i * 6 + 4] = *(constant int *)addr[1];
+  out[i * 6 + 5] = *(global int *)addr[0];
+}
+"""
+
+
+@pytest.mark.parametrize("opts", OPTS)
+def test_pointers_inside_initialised_aggregates(opts):
+    module = build(AGG_SRC, opts)
+    (out,), _ = run(module, "aggregates", [np.zeros(4 * 6, np.int32)], 4, 2)
+    i = np.arange(4)
+    want = np.stack([np.where(i & 1, 30, 20) + 3, np.full(4, 9), np.full(4, 50), np.ones(4, int),
+                     np.full(4, 7), np.full(4, 10)], axis=1)
+    np.testing.assert_array_equal(out.reshape(4, 6), want)
