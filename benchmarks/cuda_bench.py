@@ -9,6 +9,8 @@ launches, best of ``--repeat``. Run on a machine with CuPy and a GPU::
 
     PYTHONPATH=src python3 benchmarks/cuda_bench.py [--spv-dir .gpu_cache/bench]
 
+The sgvm CUDA column runs without bounds checks; ``SGVM_CUDA_BOUNDS=1`` measures them.
+
 SPIR-V is compiled with clang where it exists and cached in ``--spv-dir`` (the GPU
 machine has no clang: build here first with ``--compile-only``).
 """
@@ -24,6 +26,8 @@ from pathlib import Path
 import numpy as np
 
 os.environ.setdefault("CUPY_TF32", "0")  # plain FP32 cuBLAS
+# Bounds checks cost 28-67% on these rows (docs/cuda.md, "Memory errors"): off unless asked.
+os.environ.setdefault("SGVM_CUDA_BOUNDS", "0")
 
 VADD = """
 kernel void vadd(global const float *a, global const float *b, global float *c) {

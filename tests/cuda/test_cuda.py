@@ -53,6 +53,13 @@ kernel void block(read_only image2d_t src, global uint *o, int x, int y) {
   uint2 v = intel_sub_group_block_read2(src, (int2)(x, y));
   vstore2(v, get_global_id(0), o);
 }""",
+    "oob": """
+global int table[4] = {1, 2, 3, 4};
+global int *entries[2] = {table + 1, table + 3};
+kernel void copy(global const int *src, global int *dst, int shift) {
+  size_t i = get_global_id(0);
+  dst[i] = src[i + shift] + *entries[i & 1];
+}""",
     "printf": """
 kernel void hello(global const float *f) {
   int i = get_global_id(0);
@@ -201,3 +208,42 @@ def test_printf_records_format_in_work_item_order() -> None:
     records = np.array([len(words), cuda_printf.CAPACITY, *words], dtype=np.uint64)
     out = cuda_printf.format_records(records, info.printf_sites, strings)
     assert out == "wi 1: -2.25 ok 1,-1\nwi 4: 1.50 ok 4,-4\n"
+
+
+@gpu
+@pytest.mark.gpu
+def test_out_of_bounds_reported_and_device_usable_after() -> None:
+    """The fault names the argument, offset and lowest work-item as the CPU does; the
+    faulting loads are skipped, so the context stays usable for the next launch."""
+    module = build("oob")
+    messages = []
+    for device in (CPU_DEVICE, CUDA_DEVICE):
+        args, _ = _buffers(np.arange(32, dtype=np.int32), np.zeros(32, np.int32))
+        with pytest.raises(sgvm.KernelMemoryError) as e:
+            launch(module, "copy", [*args, ValueArg(np.int32(8).tobytes())], NDRange((32,), (16,)),
+                   device=device)
+        messages.append(str(e.value))
+    assert messages[1] == messages[0]
+    assert "byte offset 128 of argument #0" in messages[0] and "global id (24,)" in messages[0]
+    want = np.arange(32) + np.where(np.arange(32) & 1, 4, 2)
+    for (_, dst), _ in run_both("oob", "copy", lambda: _with_shift(0), (32,), (16,)):
+        np.testing.assert_array_equal(dst.view(np.int32), want)
+
+
+def _with_shift(shift: int) -> tuple[list[KernelArg], list]:
+    args, allocs = _buffers(np.arange(32, dtype=np.int32), np.zeros(32, np.int32))
+    return [*args, ValueArg(np.int32(shift).tobytes())], allocs
+
+
+def test_bounds_checks_render_only_when_asked() -> None:
+    module = build("oob")
+    plain, _ = Renderer(module, 16).render()
+    checked, kernels = Renderer(module, 16, bounds=True).render()
+    assert "sg_ok(sgc" not in plain and "sg_ok(sgc" in checked
+    assert [g[1:] for g in kernels["copy"].globals] == [(16, False, "table"), (16, False, "entries")]
+
+
+def test_addresses_inside_initialisers_become_pointer_members() -> None:
+    src, _ = Renderer(build("oob"), 16).render()
+    assert "char *p0; char *p8;" in src
+    assert "((char*)&g" in src and " + 4LL)" in src and " + 12LL)" in src

@@ -4,8 +4,9 @@ import numpy as np
 import pytest
 
 from sgvm import KernelMemoryError, KernelTimeout
+from sgvm.runtime.device import CUDA_DEVICE
 
-from .harness import OPTS, build, run
+from .harness import DEVICE, OPTS, Local, build, run
 
 SRC = r"""
 kernel void oob(global const float* src, global float* dst) {
@@ -15,6 +16,28 @@ kernel void oob(global const float* src, global float* dst) {
 kernel void misaligned(global const char* src, global int* dst) {
   size_t i = get_global_id(0);
   dst[i] = *(global const int*)(src + i * 4 + (i == 5));
+}
+kernel void oob_store(global float* dst) {
+  size_t i = get_global_id(0);
+  dst[i + 60] = 1.0f;
+}
+kernel void oob_atomic(global int* cnt, global int* old) {
+  size_t i = get_global_id(0);
+  old[i] = atomic_add(&cnt[i], 1);
+}
+kernel void oob_local(local int* tmp, global int* out) {
+  size_t l = get_local_id(0);
+  tmp[l + 4] = (int)l;
+  barrier(CLK_LOCAL_MEM_FENCE);
+  out[get_global_id(0)] = tmp[l];
+}
+kernel void oob_2d(global int* out, int w) {
+  out[get_global_id(1) * w + get_global_id(0)] = 1;
+}
+global int gtab[4] = {1, 2, 3, 4};
+kernel void oob_global(global int* out) {
+  size_t i = get_global_id(0);
+  out[i] = gtab[i];
 }
 kernel void spin(volatile global int* out, int n) {
   int i = get_global_id(0);
@@ -49,6 +72,37 @@ def test_misaligned(module):
         run(module, "misaligned", [np.zeros(64, np.int8), np.zeros(16, np.int32)], 8, 8)
 
 
+def test_out_of_bounds_store_is_skipped(module):
+    with pytest.raises(KernelMemoryError) as e:
+        run(module, "oob_store", [np.zeros(64, np.float32)], 64, 16)
+    msg = str(e.value)
+    assert "out-of-bounds store of 4 bytes at byte offset 256 of argument #0" in msg
+    assert "global id (4,)" in msg
+
+
+def test_out_of_bounds_atomic(module):
+    with pytest.raises(KernelMemoryError, match=r"out-of-bounds .*byte offset 32 .*global id \(8,\)"):
+        run(module, "oob_atomic", [np.zeros(8, np.int32), np.zeros(16, np.int32)], 16, 16)
+
+
+def test_out_of_bounds_local(module):
+    with pytest.raises(KernelMemoryError, match=r"out-of-bounds store .*local.*global id \(12,\)"):
+        run(module, "oob_local", [Local(64), np.zeros(16, np.int32)], 16, 16)
+
+
+def test_out_of_bounds_2d_names_the_lowest_linear_id(module):
+    with pytest.raises(KernelMemoryError, match=r"byte offset 80 .*global id \(4, 2\)"):
+        run(module, "oob_2d", [np.zeros(20, np.int32), np.int32(8)], (8, 4), (8, 4))
+
+
+def test_out_of_bounds_program_scope_global(module):
+    with pytest.raises(KernelMemoryError, match=r"global allocation 'gtab'.*global id \(4,\)"):
+        run(module, "oob_global", [np.zeros(8, np.int32)], 8, 8)
+    (out,), _ = run(module, "oob_global", [np.zeros(4, np.int32)], 4, 4)  # next launch is clean
+    np.testing.assert_array_equal(out, [1, 2, 3, 4])
+
+
+@pytest.mark.skipif(DEVICE is CUDA_DEVICE, reason="no step budget on the CUDA backend")
 def test_step_budget(module, monkeypatch):
     monkeypatch.setenv("SGVM_MAX_STEPS", "500")
     with pytest.raises(KernelTimeout, match="spin"):

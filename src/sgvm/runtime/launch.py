@@ -139,22 +139,22 @@ def launch(module: Module, kernel: str, args: Sequence[KernelArg], ndrange: NDRa
     result = LaunchResult()
     if ndrange.work_items == 0:
         return result
+    labels = [arg_label(param_names[i], i) if param_names and i < len(param_names)
+              and param_names[i] and not param_names[i].startswith("argument ") else name
+              for i, (_, _, name, _) in enumerate(prog.params)]
     if device.name == CUDA_DEVICE.name:  # the CUDA backend (docs/cuda.md)
         if observers:
             raise UnsupportedError("observers (checker, profiler) need the CPU device")
         from ..engine.cuda.runtime import launch_cuda
 
-        return launch_cuda(module, kernel, args, ndrange, S, result)
+        return launch_cuda(module, kernel, args, ndrange, S, result, labels)
 
     keep: list[Allocation] = []
     names: dict[int, str] = {}
     values: list[tuple[int, Any]] = []
     local_args: list[tuple[int, int]] = []  # (param id, offset in the group region)
     local_bytes = prog.local_bytes
-    for i, ((pid, t, name, byval), arg) in enumerate(zip(prog.params, args, strict=False)):
-        if param_names and i < len(param_names) and param_names[i] \
-                and not param_names[i].startswith("argument "):
-            name = arg_label(param_names[i], i)
+    for (pid, t, _, byval), arg, name in zip(prog.params, args, labels, strict=False):
         if isinstance(arg, LocalArg):
             local_bytes = -(-local_bytes // 16) * 16
             local_args.append((pid, local_bytes))

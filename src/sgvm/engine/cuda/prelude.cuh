@@ -16,7 +16,12 @@ struct SgCtx {
   u64 gofs[3], enq[3], goff[3], gsize[3], ngr[3];
   u32 dim;
   u64 *pf;  // printf records (runtime.py): [words used, capacity, records...], or null
+  const u64 *rng;  // bounds checks: [start, size | read-only << 63] per buffer and global
+  u32 nrng;
+  u32 dyn;  // bytes of dynamic shared memory (__local variables and arguments)
+  u64 *fault;  // the first faulting access: [linear id, lock, address, size | kind | why, id]
 };
+extern __shared__ __align__(16) u8 sg_dyn[];
 
 __device__ __forceinline__ u32 sg_linear() {
   return threadIdx.x + threadIdx.y * blockDim.x + threadIdx.z * blockDim.x * blockDim.y;
@@ -51,6 +56,52 @@ __device__ void sg_printf(const SgCtx &c, u32 site, u32 n, const u64 *v) {
   for (u32 k = 0; k < n; k++) rec[2 + k] = v[k];
 }
 
+// ---- bounds checks (docs/cuda.md, "Memory errors") --------------------------------
+// fault: [~linear id of the lowest faulting work-item (0: none), lock, address,
+// size | kind << 32 | why << 40]; kind 0 load, 1 store, 2 atomic; why 1 misaligned,
+// 2 read-only, 3 out of bounds, + 4 when the address is an offset in local memory.
+// The lowest id wins (atomicMax of ~id); its details are written under a lock, only
+// while it is still the lowest.
+// It takes no SgCtx: a reference escaping into a call that is not inlined would keep the
+// context in local memory (written by every work-item).
+__device__ __noinline__ void sg_fault(u64 *fault, u64 id, u64 a, u32 n, u32 kind, u32 why) {
+  u64 key = ~id;
+  if (atomicMax((unsigned long long *)fault, (unsigned long long)key) >= key) return;
+  while (atomicCAS((unsigned long long *)&fault[1], 0ULL, 1ULL) != 0ULL) {}
+  if (*(volatile u64 *)fault == key) {
+    fault[2] = a;
+    fault[3] = n | (u64)kind << 32 | (u64)why << 40;
+  }
+  __threadfence();
+  atomicExch((unsigned long long *)&fault[1], 0ULL);
+}
+// An access of n bytes at p through a global (space 0), local (1) or generic (2) pointer:
+// whether it may go ahead (recording the fault otherwise). Private memory is not checked.
+__device__ __forceinline__ bool sg_ok(const SgCtx &c, const void *p, u32 n, u32 al, u32 kind,
+                                      int space) {
+  u64 a = (u64)p;
+  u32 why = 3, sh = 0;
+  if (space == 1 || (space == 2 && __isShared(p))) {
+    a -= (u64)sg_dyn;
+    sh = 4;
+    why = a < c.dyn && n <= c.dyn - a ? 0 : 3;
+  } else if (space == 2 && __isLocal(p)) {
+    return true;
+  } else {
+    for (u32 i = 0; i < c.nrng; i++) {
+      u64 lo = __ldg(c.rng + 2 * i), sz = __ldg(c.rng + 2 * i + 1);
+      if (a >= lo && a - lo + n <= (sz & 0x7fffffffffffffffULL)) {
+        why = kind != 0 && (sz >> 63) ? 2 : 0;
+        break;
+      }
+    }
+  }
+  if (why == 0 && al > 1 && (a & (al - 1))) why = 1;
+  if (why == 0) return true;
+  sg_fault(c.fault, sg_global_linear(c), a, n, kind, why | sh);
+  return false;
+}
+
 // cl_intel_subgroups: sub-group id = linear local id / S, lane = linear % S;
 // the last sub-group of a work-group may be partial.
 __device__ __forceinline__ u32 sg_id() { return sg_linear() / SG_SIZE; }
@@ -83,6 +134,18 @@ __device__ __forceinline__ hbits d2h(double f) {
   hbits h; asm("cvt.rn.f16.f64 %0, %1;" : "=h"(h) : "d"(f)); return h;
 }
 __device__ __forceinline__ double h2d(hbits h) { return (double)h2f(h); }
+// x rounded to half by FPRoundingMode `mode` (0 rte, 1 rtz, 2 rtp, 3 rtn): nearest even,
+// then one step toward x's side where that went the wrong way (the CPU engine's
+// float_to_half_bits; overflow as IEEE 754).
+__device__ __forceinline__ hbits sg_to_half(double x, int mode) {
+  hbits h = d2h(x);
+  if (mode == 0 || x != x || isinf(x)) return h;
+  double back = h2d(h);
+  bool neg = (h & 0x8000) != 0, zero = (h & 0x7fff) == 0;
+  if (mode == 1) return fabs(back) > fabs(x) ? (hbits)(h - 1) : h;
+  if (mode == 2) return back < x ? (hbits)(zero ? 0x0001 : neg ? h - 1 : h + 1) : h;
+  return back > x ? (hbits)(zero ? 0x8001 : neg ? h + 1 : h - 1) : h;
+}
 
 // ---- bit casts ---------------------------------------------------------------
 template <class T> __device__ __forceinline__ u64 sg_bits(T v) {
@@ -122,6 +185,7 @@ template <class T> __device__ __forceinline__ T sg_f2i(double x, double lo, doub
   return (T)x;
 }
 __device__ __forceinline__ s64 sg_clamp64(s64 v, s64 lo, s64 hi) { return v < lo ? lo : v > hi ? hi : v; }
+__device__ __forceinline__ u64 sg_umin64(u64 a, u64 b) { return a < b ? a : b; }
 __device__ __forceinline__ s64 sg_f2s64(double x) {
   if (x != x) return 0;
   if (x <= -9223372036854775808.0) return (s64)0x8000000000000000ULL;
@@ -346,4 +410,29 @@ template <class T> __device__ __forceinline__ T sg_sign(T x) {
 template <class T> __device__ __forceinline__ T sg_smoothstep(T e0, T e1, T x) {
   T t = fmin(fmax((x - e0) / (e1 - e0), (T)0), (T)1);
   return t * t * ((T)3 - (T)2 * t);
+}
+
+// ---- 64-bit saturating arithmetic (exact 128-bit intermediates) -----------------------
+__device__ __forceinline__ u64 sg_add_sat_s64(u64 a, u64 b) {
+  u64 s = a + b;
+  if ((s64)(~(a ^ b) & (a ^ s)) >= 0) return s;
+  return (s64)a < 0 ? 0x8000000000000000ULL : 0x7fffffffffffffffULL;
+}
+__device__ __forceinline__ u64 sg_sub_sat_s64(u64 a, u64 b) {
+  u64 s = a - b;
+  if ((s64)((a ^ b) & (a ^ s)) >= 0) return s;
+  return (s64)a < 0 ? 0x8000000000000000ULL : 0x7fffffffffffffffULL;
+}
+__device__ __forceinline__ u64 sg_mad_sat_u64(u64 a, u64 b, u64 c) {
+  u64 lo = a * b, s = lo + c;
+  return (__umul64hi(a, b) != 0 || s < lo) ? 0xffffffffffffffffULL : s;
+}
+__device__ __forceinline__ u64 sg_mad_sat_s64(u64 a, u64 b, u64 c) {
+  u64 lo = a * b, s = lo + c;
+  s64 hi = __mul64hi((s64)a, (s64)b) + ((s64)c < 0 ? -1 : 0) + (s < lo ? 1 : 0);
+  if (hi == ((s64)s >> 63)) return s;
+  return hi < 0 ? 0x8000000000000000ULL : 0x7fffffffffffffffULL;
+}
+template <class T> __device__ __forceinline__ T sg_unaligned(const char *p) {
+  T v; memcpy(&v, p, sizeof(T)); return v;
 }

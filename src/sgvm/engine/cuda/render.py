@@ -18,8 +18,9 @@ from ...errors import UnsupportedError
 from ...spirv import Function, Instruction, Module, Operand, Type
 from ...spirv import grammar as G
 from ..cpu import types as T
-from ..cpu.spec_constants import ALLOWED
+from ..cpu.spec_constants import ALLOWED, byte_offset
 from . import ctypes_ as C
+from .render_globals import GlobalInit
 
 PRELUDE = "".join(Path(__file__).with_name(f).read_text() for f in ("prelude.cuh", "images.cuh"))
 BUILTIN_DIMS = ("GlobalInvocationId", "LocalInvocationId", "WorkgroupId", "WorkgroupSize",
@@ -37,14 +38,18 @@ class KernelInfo:
     local_bytes: int = 0  # dynamic shared memory taken by the kernel's __local variables
     printf_sites: list[tuple[Type, ...]] = field(default_factory=list)  # argument types per call
     strings: dict[int, bytes] = field(default_factory=dict)  # constant i8 arrays (printf %s)
+    # program-scope globals for the bounds checks: (id, bytes, read-only, name)
+    globals: list[tuple[int, int, bool, str]] = field(default_factory=list)
 
 
 class Renderer:
     """Renders one module for one sub-group size; see the module docstring."""
 
-    def __init__(self, module: Module, sub_group_size: int):
+    def __init__(self, module: Module, sub_group_size: int, bounds: bool = False):
         self.m = module
         self.S = sub_group_size
+        self.bounds = bounds  # check every global/local access (docs/cuda.md, "Memory errors")
+        self.globals: list[tuple[int, int, bool, str]] = []
         self.builtins = module.builtin_variables()
         self.lines: list[str] = []
         self.decls: list[str] = []
@@ -76,7 +81,7 @@ class Renderer:
         if vid in self.local_offsets:
             return [f"((char*)(sg_dyn + {self.local_offsets[vid]}))"]
         if vid in m.variables and vid not in self.builtins:
-            return [f"((char*)g{vid})"]
+            return [f"((char*)&g{vid})"]
         t = self.type_of(vid)
         n = len(C.leaf_types(t))
         return [f"r{vid}"] if n == 1 else [f"r{vid}_{k}" for k in range(n)]
@@ -117,7 +122,6 @@ class Renderer:
         head = [f"#define SG_SIZE {self.S}", PRELUDE]
         self._globals(head)
         self._local_layout()
-        head.append("extern __shared__ __align__(16) u8 sg_dyn[];")
         funcs = [f for f in self.m.functions.values() if not f.is_declaration]
         protos = [self._signature(f) + ";" for f in funcs]
         bodies = []
@@ -134,6 +138,7 @@ class Renderer:
             bound = size[0] * size[1] * size[2] if size else 1024
             info, text = self._kernel(ep.function, ep.name, f"sgvm_k{i}", bound)
             info.printf_sites, info.strings = self.printf_sites, self.strings
+            info.globals = self.globals
             kernels[ep.name] = info
             wrappers.append(text)
         if self.uses_wg:
@@ -141,28 +146,22 @@ class Renderer:
         return "\n".join(head + self.decls + protos + bodies + wrappers) + "\n", kernels
 
     def _globals(self, head: list[str]) -> None:
-        """Program-scope variables: initialised __device__ byte arrays (Workgroup ones live
-        in dynamic shared memory, ``_local_layout``)."""
-        from ..cpu.program import Program
-
+        """Program-scope variables: initialised __device__ objects (``render_globals``;
+        Workgroup ones live in dynamic shared memory, ``_local_layout``)."""
+        init = GlobalInit(self.m, self.builtins)
         for vid, var in self.m.variables.items():
             if vid in self.builtins or var.storage_class == "Workgroup":
                 continue
-            size = max(T.size_of(var.pointee), 1)
-            if var.initializer in self.m.variables:  # a pointer to another global
-                head.append(f"__device__ __align__(16) char *g{vid}[1] = "
-                            f"{{(char*)g{var.initializer}}};")
-            elif var.storage_class in ("CrossWorkgroup", "UniformConstant"):
-                data = b""
-                if var.initializer is not None:
-                    data = self._init_bytes(var.pointee, var.initializer, Program)
-                    if var.pointee.op == "Array" and var.pointee.component.op == "Int" \
-                            and var.pointee.component.width == 8:
-                        self.strings[vid] = data
-                init = " = {" + ",".join(str(b) for b in data) + "}" if data else ""
-                head.append(f"__device__ __align__(16) u8 g{vid}[{size}]{init};")
-            else:
+            if var.storage_class not in ("CrossWorkgroup", "UniformConstant"):
                 raise UnsupportedError(f"CUDA backend: module-scope {var.storage_class} variable")
+            decl, data = init.declaration(vid, var.pointee, var.initializer)
+            head.append(decl)
+            t = var.pointee
+            if var.initializer is not None and t.op == "Array" and t.component.op == "Int" \
+                    and t.component.width == 8:
+                self.strings[vid] = data
+            self.globals.append((vid, max(T.size_of(t), 1), var.storage_class == "UniformConstant",
+                                 self.m.names.get(vid, f"%{vid}")))
 
     def _local_layout(self) -> None:
         """Offsets of the Workgroup variables in the dynamic shared memory (may pass 48 KiB).
@@ -190,27 +189,6 @@ class Renderer:
             self.local_offsets[vid] = off
         self.kernel_local = {k: max((sum(placed[v]) for v in used), default=0)
                              for k, used in users.items()}
-
-    def _init_bytes(self, t: Type, cid: int, _program: type) -> bytes:
-        from ..cpu.memory_ops import pack
-        from ..cpu.program import constant_value
-
-        values: dict[int, object] = {}
-
-        def val(i: int) -> object:
-            if i not in values:
-                if i not in self.m.constants:
-                    raise UnsupportedError("CUDA backend: a program-scope variable initialised "
-                                           "with the address of another")
-                c = self.m.constants[i]
-                if c.op not in ("OpConstantNull",) and c.type.op in ("Vector", "Struct", "Array") \
-                        and c.value is not None:
-                    for j in c.value:
-                        val(j)
-                values[i] = constant_value(self.m, c, values)  # type: ignore[arg-type]
-            return values[i]
-
-        return bytes(pack(t, val(cid), 1).tobytes())
 
     # -- functions -------------------------------------------------------------
     def _ret_ctype(self, t: Type) -> str:
@@ -265,6 +243,10 @@ class Renderer:
                 raise UnsupportedError(f"CUDA backend: OpSpecConstantOp {opname}")
             for x, n in zip(C.leaf_types(c.type), self.leaves(c.id), strict=True):
                 self.emit(f"{C.scalar_ctype(x)} {n};")
+            off = byte_offset(self.m, c)
+            if off is not None:  # `global + k` folded by LLVM (spec_constants.byte_offset)
+                self.emit(f"{self.leaf(c.id)} = {self.leaf(c.value['operands'][0])} + {off}LL;")
+                continue
             operands = tuple(Operand("IdRef", v) for v in c.value["operands"])
             self.ops[opname](self, Instruction(opname, G.load().opcode(opname), c.type.id, c.id,
                                                operands))
@@ -367,6 +349,34 @@ class Renderer:
                 f"{n} = rv.v{k};" for k, n in enumerate(names)) + " }")
 
     # -- memory ----------------------------------------------------------------
+    def guard(self, ptr: int, p: str, nbytes: int | str, align: int, kind: int) -> str:
+        """The C condition under which an access of ``nbytes`` at ``p`` (pointer value
+        ``ptr``) goes ahead, recording the fault otherwise (``sg_ok``; kind 0 load, 1
+        store, 2 atomic); '' with bounds checks off or for private memory."""
+        sc = self.type_of(ptr).storage_class
+        if not self.bounds or sc == "Function":
+            return ""
+        space = 1 if sc == "Workgroup" else 0 if sc in ("CrossWorkgroup", "UniformConstant") else 2
+        return f"sg_ok(sgc, {p}, {nbytes}, {align}, {kind}, {space})"
+
+    def guarded_assign(self, inst: Instruction, cond: str, exprs: list[str]) -> None:
+        """Assign ``exprs`` to the result where ``cond`` holds, else zeros (a skipped load)."""
+        if not cond:
+            self.assign(inst, exprs)
+            return
+        zeros = [C.zero(x) for x in C.leaf_types(self.rtype(inst))]
+        self.emit(f"{{ bool ok_ = {cond}; " + " ".join(
+            f"{n} = ok_ ? {e} : {z};" for n, e, z in zip(self.result_names(inst), exprs, zeros,
+                                                         strict=True)) + " }")
+
+    def guarded(self, cond: str, lines: list[str]) -> None:
+        """Emit ``lines`` (stores) where ``cond`` holds."""
+        if cond:
+            self.emit(f"if ({cond}) {{ " + " ".join(lines) + " }")
+        else:
+            for line in lines:
+                self.emit(line)
+
     def _load(self, inst: Instruction) -> None:
         ptr = inst.operands[0].value
         if ptr in self.builtins:
@@ -374,27 +384,31 @@ class Renderer:
             return
         t = self.rtype(inst)
         p = self.leaf(ptr)
-        vt = _vector_ctype(t, _alignment(inst, 1))
+        align = _alignment(inst, 1)
+        cond = self.guard(ptr, p, T.size_of(t), _check_alignment(t, align), 0)
+        vt = _vector_ctype(t, align)
         if vt:
             comps = "xyzw"[:t.count]
-            self.emit(f"{{ {vt} v_ = *({vt}*){p}; " + " ".join(
+            load = f"if ({cond}) v_ = *({vt}*){p};" if cond else f"v_ = *({vt}*){p};"
+            self.emit(f"{{ {vt} v_ = {{}}; {load} " + " ".join(
                 f"{n} = sg_from_bits<{C.scalar_ctype(t.component)}>(sg_bits(v_.{c}));"
                 for n, c in zip(self.result_names(inst), comps, strict=True)) + " }")
             return
-        self.assign(inst, [f"*({C.scalar_ctype(x)}*)({p} + {o})"
-                           for x, o in zip(C.leaf_types(t), C.leaf_offsets(t), strict=True)])
+        self.guarded_assign(inst, cond, [_read(x, f"({p} + {o})", align) for x, o in zip(
+            C.leaf_types(t), C.leaf_offsets(t), strict=True)])
 
     def _store(self, ptr: int, value: int, align: int = 0) -> None:
         t = self.type_of(value)
         p = self.leaf(ptr)
+        cond = self.guard(ptr, p, T.size_of(t), _check_alignment(t, align), 1)
         vt = _vector_ctype(t, align)
         if vt:
             base = "float" if vt.startswith("float") else "u32" if vt.startswith("uint") else "u64"
             vals = ", ".join(f"sg_from_bits<{base}>(sg_bits({v}))" for v in self.leaves(value))
-            self.emit(f"*({vt}*){p} = make_{vt}({vals});")
+            self.guarded(cond, [f"*({vt}*){p} = make_{vt}({vals});"])
             return
-        for x, o, v in zip(C.leaf_types(t), C.leaf_offsets(t), self.leaves(value), strict=True):
-            self.emit(f"*({C.scalar_ctype(x)}*)({p} + {o}) = {v};")
+        self.guarded(cond, [_write(x, f"({p} + {o})", v, align) for x, o, v in zip(
+            C.leaf_types(t), C.leaf_offsets(t), self.leaves(value), strict=True)])
 
     def _builtin(self, name: str, t: Type) -> list[str]:
         """Leaves of a built-in variable's value (docs/subgroups.md for the sub-group ones)."""
@@ -418,9 +432,10 @@ class Renderer:
     def _kernel(self, fid: int, name: str, cuda_name: str, bound: int) -> tuple[KernelInfo, str]:
         f = self.m.functions[fid]
         info = KernelInfo(name, cuda_name, local_bytes=self.kernel_local.get(name, 0))
-        params = [f"u64 c{i}" for i in range(15)] + ["u32 cdim", "u64 *cpf"]
+        params = [f"u64 c{i}" for i in range(15)] + ["u32 cdim", "u64 *cpf", "const u64 *crng",
+                                                    "u32 cnrng", "u32 cdyn", "u64 *cfault"]
         body = ["  SgCtx sgc = {{c0, c1, c2}, {c3, c4, c5}, {c6, c7, c8}, {c9, c10, c11}, "
-                "{c12, c13, c14}, cdim, cpf};"]
+                "{c12, c13, c14}, cdim, cpf, crng, cnrng, cdyn, cfault};"]
         args = ["sgc"]
         for i, p in enumerate(f.params):
             t = self.m.types[p.result_type]
@@ -458,6 +473,27 @@ def _alignment(inst: Instruction, first: int) -> int:
     if ops and ops[0].kind == "MemoryAccess" and ops[0].value & 0x2 and len(ops) > 1:
         return int(ops[1].value)
     return 0
+
+
+def _check_alignment(t: Type, align: int) -> int:
+    """The alignment an access must have: the Aligned operand, else the CPU engine's
+    (the scalar size), else (aggregates) the type's, which the leaf accesses need."""
+    return align or (T.align_of(t) if t.op in ("Struct", "Array") else T.size_of(C.leaf_types(t)[0]))
+
+
+def _read(x: Type, addr: str, align: int) -> str:
+    """A load of leaf type ``x``; through memcpy where the Aligned operand is below its size."""
+    ct = C.scalar_ctype(x)
+    if align and align < T.size_of(x):
+        return f"sg_unaligned<{ct}>({addr})"
+    return f"*({ct}*){addr}"
+
+
+def _write(x: Type, addr: str, v: str, align: int) -> str:
+    ct = C.scalar_ctype(x)
+    if align and align < T.size_of(x):
+        return f"{{ {ct} w_ = {v}; memcpy({addr}, &w_, {T.size_of(x)}); }}"
+    return f"*({ct}*){addr} = {v};"
 
 
 def _vector_ctype(t: Type, align: int) -> str:

@@ -6,14 +6,13 @@ rounded (NVRTC's defaults); ``half`` computes in float and rounds once. The
 ``native_*`` and ``half_*`` forms use the full-precision functions. Vectors are
 computed component-wise; the geometric functions fold their components.
 Memory forms: vloadn / vstoren, vload_half[n], vloada_halfn, vstore_half[n] and
-vstorea_halfn (round to nearest even), prefetch (no effect); printf in printf.py.
+vstorea_halfn (any rounding mode: ``sg_to_half``), prefetch (no effect); printf in printf.py.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 
-from ...errors import UnsupportedError
 from ...spirv import Instruction, Type
 from ..cpu import types as T
 from . import ctypes_ as C
@@ -150,8 +149,10 @@ def _out_param(r, inst: Instruction, ids: list[int]) -> None:
             for fn in ("frexp", "modf", "sin", "cos", "floor", "lgamma", "fmod", "remquo", "fmin",
                        "copysign"):
                 body = body.replace(fn + "(", fn + "f(")
+        store = f"*({ot}*)({p} + {off}) = {oconv}(o);"
+        cond = r.guard(ids[-1], f"({p} + {off})", T.size_of(st[k]), T.size_of(st[k]), 1)
         r.emit(f"{{ {w} v; double o; {body} {r.result_names(inst)[k]} = {conv}(v); "
-               f"*({ot}*)({p} + {off}) = {oconv}(o); }}")
+               + (f"if ({cond}) {store} }}" if cond else f"{store} }}"))
     if out:
         r.assign(inst, out)
 
@@ -295,6 +296,8 @@ for _n, _f in {
 @ext("u_mul_hi", "s_mul_hi", "u_mad_hi", "s_mad_hi", "u_add_sat", "s_add_sat", "u_sub_sat",
      "s_sub_sat", "u_mad_sat", "s_mad_sat")
 def _wide_int(r, inst: Instruction, ids: list[int]) -> None:
+    """High halves and saturating sums: exact in 64 bits below 64-bit operands, through
+    the prelude's 128-bit helpers for them."""
     lt = C.leaf_types(r.rtype(inst))
     args = [_leaves(r, i, len(lt)) for i in ids]
     name = inst.ext_opname
@@ -305,35 +308,34 @@ def _wide_int(r, inst: Instruction, ids: list[int]) -> None:
         ct, sc = C.scalar_ctype(s), C.signed_ctype(s)
         a = [x[k] for x in args]
         if w == 64:
-            if name.endswith("mul_hi") or name.endswith("mad_hi"):
-                hi = f"(u64)__mul64hi((s64){a[0]}, (s64){a[1]})" if sgn else \
-                    f"__umul64hi({a[0]}, {a[1]})"
-                out.append(hi if "mul" in name else f"({hi} + {a[2]})")
-                continue
-            if name in ("u_add_sat", "u_sub_sat"):
-                out.append(f"({a[0]} + {a[1]} < {a[0]} ? ~0ULL : {a[0]} + {a[1]})"
-                           if "add" in name else f"({a[0]} < {a[1]} ? 0ULL : {a[0]} - {a[1]})")
-                continue
-            if name in ("s_add_sat", "s_sub_sat"):
-                op = "+" if "add" in name else "-"
-                f = "__builtin_add_overflow" if op == "+" else "__builtin_sub_overflow"
-                out.append(f"({{ s64 o_; {f}((s64){a[0]}, (s64){a[1]}, &o_) ? "
-                           f"((s64){a[0]} < 0 ? (u64)0x8000000000000000ULL : 0x7fffffffffffffffULL)"
-                           f" : (u64)o_; }})")
-                continue
-            raise UnsupportedError(f"CUDA backend: 64-bit {name}")
+            out.append(_wide64(name, sgn, a))
+            continue
         cast = f"(s64)({sc})" if sgn else "(s64)"
         lo, hi = _limits(w, sgn)
         if name.endswith("mul_hi"):
             e = f"(({cast}{a[0]} * {cast}{a[1]}) >> {w})"
         elif name.endswith("mad_hi"):
             e = f"((({cast}{a[0]} * {cast}{a[1]}) >> {w}) + {a[2]})"
+        elif name == "u_mad_sat":  # (2**32 - 1)**2 + 2**32 - 1 < 2**64
+            e = f"sg_umin64((u64){a[0]} * (u64){a[1]} + (u64){a[2]}, {hi}ULL)"
         else:
             v = {"add_sat": f"{cast}{a[0]} + {cast}{a[1]}", "sub_sat": f"{cast}{a[0]} - {cast}{a[1]}",
                  "mad_sat": f"{cast}{a[0]} * {cast}{a[1]} + {cast}{a[2]}"}[name[2:]]
-            e = f"({{ s64 v_ = {v}; v_ < {lo}LL ? {lo}LL : v_ > {hi}LL ? {hi}LL : v_; }})"
+            e = f"sg_clamp64({v}, {lo}LL, {hi}LL)"
         out.append(f"({ct})({e})")
     r.assign(inst, out)
+
+
+def _wide64(name: str, sgn: bool, a: list[str]) -> str:
+    """A 64-bit high half or saturating sum (the prelude's exact helpers)."""
+    if name.endswith(("mul_hi", "mad_hi")):
+        hi = f"(u64)__mul64hi((s64){a[0]}, (s64){a[1]})" if sgn else f"__umul64hi({a[0]}, {a[1]})"
+        return hi if name.endswith("mul_hi") else f"({hi} + {a[2]})"
+    if sgn or name == "u_mad_sat":
+        return f"sg_{name[2:]}_{name[0]}64({', '.join(a)})"
+    if name == "u_add_sat":
+        return f"({a[0]} + {a[1]} < {a[0]} ? ~0ULL : {a[0]} + {a[1]})"
+    return f"({a[0]} < {a[1]} ? 0ULL : {a[0]} - {a[1]})"
 
 
 def _limits(w: int, sgn: bool) -> tuple[int, int]:
@@ -362,33 +364,33 @@ def _vload(r, inst: Instruction, ids: list[int]) -> None:
     off, p = r.leaf(ids[0]), r.leaf(ids[1])
     half = name != "vloadn"
     size = 2 if half else T.size_of(lt[0])
+    start = f"({p} + (u64){off} * {stride * size})"
     out = []
     for k, s in enumerate(lt):
-        addr = f"({p} + ((u64){off} * {stride} + {k}) * {size})"
-        v = f"*(hbits*){addr}"
+        v = f"*(hbits*)({start} + {k * size})"
         out.append((f"h2f({v})" if s.width == 32 else f"(double)h2f({v})") if half
-                   else f"*({C.scalar_ctype(s)}*){addr}")
-    r.assign(inst, out)
+                   else f"*({C.scalar_ctype(s)}*)({start} + {k * size})")
+    r.guarded_assign(inst, r.guard(ids[1], start, n * size, size, 0), out)
 
 
 @ext("vstoren", "vstore_half", "vstore_halfn", "vstorea_halfn", "vstore_half_r",
      "vstore_halfn_r", "vstorea_halfn_r")
 def _vstore(r, inst: Instruction, ids: list[int]) -> None:
     name = inst.ext_opname
-    if name.endswith("_r") and inst.operands[5].value != 0:
-        raise UnsupportedError(f"CUDA backend: {name} with a rounding mode other than RTE")
+    mode = int(inst.operands[5].value) if name.endswith("_r") else 0  # FPRoundingMode
     data, off, p = ids[:3]
     lt = C.leaf_types(r.type_of(data))
     n = len(lt)
     stride = 4 if (name.startswith("vstorea") and n == 3) else n
     half = name != "vstoren"
     size = 2 if half else T.size_of(lt[0])
+    start = f"({r.leaf(p)} + (u64){r.leaf(off)} * {stride * size})"
+    lines = []
     for k, (x, s) in enumerate(zip(r.leaves(data), lt, strict=True)):
-        addr = f"({r.leaf(p)} + ((u64){r.leaf(off)} * {stride} + {k}) * {size})"
-        if half:
-            r.emit(f"*(hbits*){addr} = {'f2h' if s.width == 32 else 'd2h'}({x});")
-        else:
-            r.emit(f"*({C.scalar_ctype(s)}*){addr} = {x};")
+        addr = f"({start} + {k * size})"
+        lines.append(f"*(hbits*){addr} = sg_to_half((double){x}, {mode});" if half
+                     else f"*({C.scalar_ctype(s)}*){addr} = {x};")
+    r.guarded(r.guard(p, start, n * size, size, 1), lines)
 
 
 @ext("prefetch")

@@ -113,18 +113,21 @@ def _block_type(t: Type) -> tuple[list[Type], str]:
 @op("OpSubgroupBlockReadINTEL")
 def _block_read(r, inst: Instruction) -> None:
     """Element i of lane l is p[l + i*max_sub_group_size] (SPV_INTEL_subgroups)."""
-    p = r.leaf(ids(inst)[0])
+    ptr = ids(inst)[0]
     lt, ct = _block_type(r.rtype(inst))
     size = T.size_of(lt[0])
-    r.assign(inst, [f"*({ct}*)({p} + (u64)(sg_lane() + {i} * SG_SIZE) * {size})"
-                    for i in range(len(lt))])
+    addrs = [f"({r.leaf(ptr)} + (u64)(sg_lane() + {i} * SG_SIZE) * {size})" for i in range(len(lt))]
+    conds = [r.guard(ptr, a, size, size, 0) for a in addrs]
+    names = r.result_names(inst)
+    for n, a, c, x in zip(names, addrs, conds, lt, strict=True):
+        r.emit(f"{n} = {c} ? *({ct}*){a} : {C.zero(x)};" if c else f"{n} = *({ct}*){a};")
 
 
 @op("OpSubgroupBlockWriteINTEL")
 def _block_write(r, inst: Instruction) -> None:
     ptr, data = ids(inst)
-    p = r.leaf(ptr)
     lt, ct = _block_type(r.type_of(data))
     size = T.size_of(lt[0])
     for i, v in enumerate(r.leaves(data)):
-        r.emit(f"*({ct}*)({p} + (u64)(sg_lane() + {i} * SG_SIZE) * {size}) = {v};")
+        a = f"({r.leaf(ptr)} + (u64)(sg_lane() + {i} * SG_SIZE) * {size})"
+        r.guarded(r.guard(ptr, a, size, size, 1), [f"*({ct}*){a} = {v};"])

@@ -236,6 +236,7 @@ def _to_double(s: Type, x: str) -> str:
 
 _ROUND = {"RTE": "rint", "RTZ": "", "RTP": "ceil", "RTN": "floor"}
 _CUDA_ROUND = {"RTE": "rn", "RTZ": "rz", "RTP": "ru", "RTN": "rd"}
+_HALF_ROUND = {"RTE": 0, "RTZ": 1, "RTP": 2, "RTN": 3}  # sg_to_half's modes (FPRoundingMode)
 
 
 def _int_to_float(x: str, s: Type, d: Type, signed: bool, mode: str) -> str:
@@ -272,8 +273,9 @@ def _int_convert(x: str, s: Type, d: Type, src_signed: bool, dst_signed: bool, s
 @op("OpConvertFToU", "OpConvertFToS", "OpConvertSToF", "OpConvertUToF", "OpUConvert", "OpSConvert",
     "OpFConvert", "OpSatConvertSToU", "OpSatConvertUToS", "OpQuantizeToF16")
 def _convert(r, inst: Instruction) -> None:
-    """Conversions with the FPRoundingMode decoration on float → integer (default toward
-    zero; always saturating, NaN → 0) and SaturatedConversion on integer ones."""
+    """Conversions with the FPRoundingMode decoration (float → integer: default toward
+    zero, always saturating, NaN → 0; to half through ``sg_to_half``) and
+    SaturatedConversion on integer ones."""
     t = r.rtype(inst)
     (a,) = operand_leaves(r, inst, 1)
     st = C.leaf_types(r.type_of(ids(inst)[0]))
@@ -294,6 +296,9 @@ def _convert(r, inst: Instruction) -> None:
                 lo, hi = _LIMITS[(d.width, sgn)]
                 st_ = C.signed_ctype(d) if sgn else ct
                 out.append(f"({ct})sg_f2i<{st_}>({v}, {lo}.0, {hi}.0)")
+        elif o in ("OpConvertSToF", "OpConvertUToF", "OpFConvert") and rounding and d.width == 16:
+            src = f"({C.signed_ctype(s)}){x}" if o == "OpConvertSToF" else x
+            out.append(f"sg_to_half((double){src}, {_HALF_ROUND[rounding[0]]})")
         elif o in ("OpConvertSToF", "OpConvertUToF") and rounding and d.width > 16:
             out.append(_int_to_float(x, s, d, o == "OpConvertSToF", rounding[0]))
         elif o in ("OpConvertSToF", "OpConvertUToF"):
@@ -481,7 +486,9 @@ def _copy_memory(r, inst: Instruction) -> None:
         size = r.leaf(rest[0])
     else:
         size = str(T.size_of(r.type_of(dst).pointee))
-    r.emit(f"memcpy({r.leaf(dst)}, {r.leaf(src)}, (u64){size});")
+    conds = [c for c in (r.guard(src, r.leaf(src), f"(u32){size}", 1, 0),
+                         r.guard(dst, r.leaf(dst), f"(u32){size}", 1, 1)) if c]
+    r.guarded(" && ".join(conds), [f"memcpy({r.leaf(dst)}, {r.leaf(src)}, (u64){size});"])
 
 
 # -- atomics and barriers ------------------------------------------------------------
@@ -513,35 +520,37 @@ def _atomic(r, inst: Instruction) -> None:
         at = _atomic_ptr_type(s, signed)
     ptr = f"({at}*){r.leaf(p)}"
     ct = C.scalar_ctype(s)
+    kind = {"OpAtomicLoad": 0, "OpAtomicStore": 1}.get(o, 2)
+    cond = r.guard(p, r.leaf(p), T.size_of(s), T.size_of(s), kind)
     if o == "OpAtomicStore":
-        r.emit(f"atomicExch({ptr}, ({at}){r.leaf(rest[2])});" if s.width >= 32 else
-               f"*(volatile {ct}*){r.leaf(p)} = {r.leaf(rest[2])};")
+        r.guarded(cond, [f"atomicExch({ptr}, ({at}){r.leaf(rest[2])});" if s.width >= 32 else
+                         f"*(volatile {ct}*){r.leaf(p)} = {r.leaf(rest[2])};"])
         return
     if o == "OpAtomicFlagClear":
-        r.emit(f"atomicExch((unsigned*){r.leaf(p)}, 0u);")
+        r.guarded(cond, [f"atomicExch((unsigned*){r.leaf(p)}, 0u);"])
         return
     if o == "OpAtomicFlagTestAndSet":
-        r.assign(inst, [f"(atomicExch((unsigned*){r.leaf(p)}, 1u) != 0)"])
+        r.guarded_assign(inst, cond, [f"(atomicExch((unsigned*){r.leaf(p)}, 1u) != 0)"])
         return
     if o == "OpAtomicLoad":
-        r.assign(inst, [f"*(volatile {ct}*){r.leaf(p)}"])
+        r.guarded_assign(inst, cond, [f"*(volatile {ct}*){r.leaf(p)}"])
         return
     if o in ("OpAtomicCompareExchange", "OpAtomicCompareExchangeWeak"):
         val, cmp = r.leaf(rest[3]), r.leaf(rest[4])
-        r.assign(inst, [f"({ct})atomicCAS({ptr}, ({at}){cmp}, ({at}){val})"])
+        r.guarded_assign(inst, cond, [f"({ct})atomicCAS({ptr}, ({at}){cmp}, ({at}){val})"])
         return
     if o in ("OpAtomicIIncrement", "OpAtomicIDecrement"):
         v = "1"
     elif o == "neg":
         v = f"(0ULL - (u64){r.leaf(rest[2])})" if inst.opname == "OpAtomicISub" else "~0ULL"
-        r.assign(inst, [f"({ct})atomicAdd({ptr}, {v})"])
+        r.guarded_assign(inst, cond, [f"({ct})atomicAdd({ptr}, {v})"])
         return
     else:
         v = r.leaf(rest[2])
     if s.op == "Float":
-        r.assign(inst, [f"atomicAdd({ptr}, {v})"])
+        r.guarded_assign(inst, cond, [f"atomicAdd({ptr}, {v})"])
         return
-    r.assign(inst, [f"({ct}){_ATOMIC[o]}({ptr}, ({at})({C.signed_ctype(s)})({v}))" if signed
+    r.guarded_assign(inst, cond, [f"({ct}){_ATOMIC[o]}({ptr}, ({at})({C.signed_ctype(s)})({v}))" if signed
                     else f"({ct}){_ATOMIC[o]}({ptr}, ({at}){v})"])
 
 

@@ -31,13 +31,15 @@ from ...runtime.memory import Allocation
 from ...runtime.ndrange import NDRange
 from ...spirv import Module
 from ..cpu import types as T
+from . import bounds
 from . import ctypes_ as C
 from . import printf as P
 from .images import Descriptors
 from .render import KernelInfo, Renderer
 
 OPTIONS = ("-fmad=false", "-std=c++17")
-_SOURCES: weakref.WeakKeyDictionary[Module, dict[int, tuple[str, dict[str, KernelInfo]]]] = \
+GUARD = 256
+_SOURCES: weakref.WeakKeyDictionary[Module, dict[tuple[int, bool], tuple[str, dict[str, KernelInfo]]]] = \
     weakref.WeakKeyDictionary()
 _COMPILED: dict[str, Any] = {}
 
@@ -56,12 +58,15 @@ def available() -> bool:
         return False
 
 
-def source_for(module: Module, sub_group_size: int) -> tuple[str, dict[str, KernelInfo]]:
-    """The CUDA C of ``module`` for sub-group size S (cached per module and S)."""
+def source_for(module: Module, sub_group_size: int, checked: bool = False,
+               ) -> tuple[str, dict[str, KernelInfo]]:
+    """The CUDA C of ``module`` for sub-group size S, with bounds checks if ``checked``
+    (cached per module, S and checks)."""
     per = _SOURCES.setdefault(module, {})
-    if sub_group_size not in per:
-        per[sub_group_size] = Renderer(module, sub_group_size).render()
-    return per[sub_group_size]
+    key = (sub_group_size, checked)
+    if key not in per:
+        per[key] = Renderer(module, sub_group_size, checked).render()
+    return per[key]
 
 
 def compiled(source: str) -> Any:
@@ -80,6 +85,15 @@ class _Mirror:
         self.dev = dev
         self.host_stale = False  # the device copy is newer
         self.dev_stale = False  # the host copy is newer
+
+
+def _device_copy(data: np.ndarray) -> Any:
+    """A device copy of ``data`` followed by ``GUARD`` spare bytes, so that an access just
+    past the end lands in no other buffer (the bounds checks name the right one)."""
+    raw = cupy().empty(data.nbytes + GUARD, np.uint8)
+    dev = raw[:data.nbytes]
+    dev.set(data)
+    return dev
 
 
 def _span(alloc: Allocation) -> tuple[int, int]:
@@ -117,7 +131,7 @@ class _Mirrors:
                 m.host_stale = False
         m = self.by_alloc.get(alloc)
         if m is None:
-            m = self.by_alloc[alloc] = _Mirror(cupy().asarray(alloc.data))
+            m = self.by_alloc[alloc] = _Mirror(_device_copy(alloc.data))
         elif m.dev_stale:
             m.dev.set(alloc.data)
             m.dev_stale = False
@@ -135,6 +149,8 @@ class _Mirrors:
 MIRRORS = _Mirrors()
 residency.register(MIRRORS)
 DESCRIPTORS = Descriptors()
+TABLES = bounds.Tables()
+FAULTS = bounds.FaultRecord()
 
 
 def _regions(nd: NDRange) -> list[tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]]]:
@@ -164,19 +180,22 @@ def _value_leaves(arg: ValueArg, t: Any, ctypes: list[str]) -> list[Any]:
 
 
 def launch_cuda(module: Module, kernel: str, args: Sequence[KernelArg], ndrange: NDRange,
-                sub_group_size: int, result: Any) -> Any:
-    """Run ``kernel`` on the GPU; fills and returns ``result`` (a LaunchResult)."""
+                sub_group_size: int, result: Any, labels: Sequence[str]) -> Any:
+    """Run ``kernel`` on the GPU; fills and returns ``result`` (a LaunchResult).
+    ``labels``: how memory errors name each parameter (``program.arg_label``)."""
     cp = cupy()
     t0 = time.perf_counter()
-    source, kernels = source_for(module, sub_group_size)
+    checked = bounds.enabled()
+    source, kernels = source_for(module, sub_group_size, checked)
     info = kernels[kernel]
     mod = compiled(source)
     fn = mod.get_function(info.cuda_name)
     params: list[Any] = []
     keep: list[Any] = []
     written: list[Allocation] = []
+    regions: list[bounds.Region] = []
     dyn = info.local_bytes
-    for (kind, ctypes, t), arg in zip(info.params, args, strict=True):
+    for (kind, ctypes, t), arg, label in zip(info.params, args, labels, strict=True):
         if kind == "local":
             if not isinstance(arg, LocalArg):
                 raise LogicError("a __local parameter needs a LocalArg", "CL_INVALID_ARG_VALUE")
@@ -186,9 +205,12 @@ def launch_cuda(module: Module, kernel: str, args: Sequence[KernelArg], ndrange:
         elif isinstance(arg, NullArg):
             params.append(np.uint64(0))
         elif isinstance(arg, BufferArg):
-            dev = MIRRORS.device(arg.allocation)
-            written.append(arg.allocation)
+            a = arg.allocation
+            dev = MIRRORS.device(a)
+            written.append(a)
             params.append(np.uint64(dev.data.ptr + arg.offset))
+            regions.append(bounds.Region(dev.data.ptr, a.size, a.read_only,
+                                         f"{label} (buffer '{a.name}')" if a.name else label))
         elif isinstance(arg, ImageArg):
             dev = MIRRORS.device(arg.image.data)
             written.append(arg.image.data)
@@ -199,6 +221,8 @@ def launch_cuda(module: Module, kernel: str, args: Sequence[KernelArg], ndrange:
             dev = cp.asarray(np.frombuffer(bytes(arg.data), np.uint8))
             keep.append(dev)
             params.append(np.uint64(dev.data.ptr))
+            regions.append(bounds.Region(dev.data.ptr, dev.size, True,
+                                         f"private allocation '{label}'"))
         elif isinstance(arg, ValueArg):
             params += _value_leaves(arg, t, ctypes)
         else:
@@ -214,12 +238,23 @@ def launch_cuda(module: Module, kernel: str, args: Sequence[KernelArg], ndrange:
            *(-(-g // lsz) for g, lsz in zip(ndrange.global_size, enq, strict=True))]
     records = P.buffer(cp) if info.printf_sites else None
     pf = np.uint64(records.data.ptr if records is not None else 0)
+    checks = [np.uint64(0), np.uint32(0), np.uint32(dyn), np.uint64(0)]
+    if checked:
+        regions += [bounds.Region(int(mod.get_global(f"g{vid}").ptr), size, ro,
+                                  f"{'constant' if ro else 'global'} allocation '{name}'")
+                    for vid, size, ro, name in info.globals]
+        rng = TABLES.device(cp, regions)
+        checks = [np.uint64(rng.data.ptr), np.uint32(len(regions)), np.uint32(dyn),
+                  np.uint64(FAULTS.arm(cp))]
     for first, counts, block in _regions(ndrange):
         ctx = [np.uint64(x) for x in (*first, *geo)] + [np.uint32(ndrange.work_dim), pf]
-        fn(counts, block, tuple(ctx + params), shared_mem=dyn)
+        fn(counts, block, tuple(ctx + checks + params), shared_mem=dyn)
     for a in written:
         MIRRORS.written(a)
     del keep
+    fault = FAULTS.read() if checked else None
+    if fault is not None:
+        raise bounds.error(kernel, fault, regions, dyn, ndrange)
     if records is not None:
         strings = {int(mod.get_global(f"g{vid}").ptr): data for vid, data in info.strings.items()}
         result.printf = P.format_records(records.get(), info.printf_sites, strings)

@@ -1,0 +1,114 @@
+"""Memory-error reports on the CUDA backend (docs/cuda.md, "Memory errors").
+
+With checks on (``SGVM_CUDA_BOUNDS``, default 1) the renderer guards every access
+through a global, constant or local pointer with ``sg_ok`` (prelude.cuh): the address
+must lie in one of the launch's *regions* (the buffer arguments' allocations, by-value
+copies, program-scope globals) or in the kernel's local memory, aligned as the CPU
+engine requires. A faulting access is skipped (loads give 0); the work-item with the
+lowest global linear id records it, and after the launch ``error`` turns the record
+into the CPU engine's ``KernelMemoryError`` message.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from ...errors import KernelMemoryError
+from ...runtime.ndrange import NDRange
+
+ENV = "SGVM_CUDA_BOUNDS"
+_KINDS = ("load", "store", "atomic")
+_WHY = {1: "misaligned", 2: "read-only memory written:", 3: "out-of-bounds"}
+_RO = np.uint64(1 << 63)
+_FAR = 1 << 40  # further past a region's start than this: not that region's offset
+
+
+def enabled() -> bool:
+    """Whether launches check their memory accesses (``SGVM_CUDA_BOUNDS=0`` turns it off)."""
+    return os.environ.get(ENV, "1") != "0"
+
+
+@dataclass
+class Region:
+    """A device byte range a kernel may access, and how error messages name it."""
+
+    start: int
+    size: int
+    read_only: bool
+    label: str
+
+
+def table(regions: list[Region]) -> np.ndarray:
+    """``[start, size | read-only << 63]`` per region, as ``sg_ok`` reads them."""
+    out = np.zeros(2 * max(len(regions), 1), np.uint64)
+    for i, r in enumerate(regions):
+        out[2 * i] = r.start
+        out[2 * i + 1] = np.uint64(r.size) | (_RO if r.read_only else np.uint64(0))
+    return out
+
+
+class Tables:
+    """Device copies of region tables, keyed by their bytes (a relaunch reuses its own)."""
+
+    def __init__(self) -> None:
+        self.cache: dict[bytes, Any] = {}
+
+    def device(self, cp: Any, regions: list[Region]) -> Any:
+        key = table(regions).tobytes()
+        dev = self.cache.get(key)
+        if dev is None:
+            if len(self.cache) > 64:
+                self.cache.clear()
+            dev = self.cache[key] = cp.asarray(np.frombuffer(key, np.uint64))
+        return dev
+
+
+class FaultRecord:
+    """The device record ``sg_fault`` writes: cleared before a launch, read after it."""
+
+    def __init__(self) -> None:
+        self.dev: Any = None
+
+    def arm(self, cp: Any) -> int:
+        if self.dev is None:
+            self.dev = cp.zeros(4, cp.uint64)
+        else:
+            cp.cuda.runtime.memsetAsync(self.dev.data.ptr, 0, 32,
+                                        cp.cuda.get_current_stream().ptr)
+        return int(self.dev.data.ptr)
+
+    def read(self) -> np.ndarray | None:
+        rec = self.dev.get()
+        return rec if rec[0] else None
+
+
+def _gid(linear: int, nd: NDRange) -> tuple[int, ...]:
+    gx, gy = nd.global_size[0], nd.global_size[1]
+    ids = (linear % gx, linear // gx % gy, linear // (gx * gy))
+    return tuple(int(i + o) for i, o in zip(ids, nd.global_offset, strict=True))[:nd.work_dim]
+
+
+def error(kernel: str, rec: np.ndarray, regions: list[Region], local_bytes: int,
+          nd: NDRange) -> KernelMemoryError:
+    """The CPU engine's message (``memory_access.fail``) for fault record ``rec``."""
+    linear = int(~rec[0] & np.uint64((1 << 64) - 1))
+    addr, info = int(rec[2]), int(rec[3])
+    nbytes, what, why = info & 0xFFFFFFFF, _KINDS[(info >> 32) & 0xFF], (info >> 40) & 0xFF
+    reason = _WHY[why & 3]
+    if why & 4:
+        off, name = addr, f"local allocation 'local' ({local_bytes} bytes)"
+    else:
+        below = [r for r in regions if r.start <= addr < r.start + max(r.size, _FAR)]
+        if below:
+            r = max(reversed(below), key=lambda r: r.start)  # a buffer's last argument names it
+            off, name = addr - r.start, f"{r.label} ({r.size} bytes)"
+        else:
+            reason, off = "invalid", addr
+            name = "null pointer" if addr < 1 << 16 else "unknown memory"
+    return KernelMemoryError(
+        f"kernel '{kernel}': {reason} {what} of {nbytes} bytes at byte offset {off} of {name} "
+        f"by work-item with global id {_gid(linear, nd)}")
