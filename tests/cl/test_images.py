@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from conftest import raises_cl
+from .conftest import raises_cl
 
 import sgvm
 import sgvm.cl as cl

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from conftest import raises_cl
+from .conftest import raises_cl
 
 import sgvm
 import sgvm.cl as cl

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from conftest import raises_cl
+from .conftest import raises_cl
 
 import sgvm
 import sgvm.cl as cl

@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from conftest import disassemble, validate
+from .conftest import disassemble, validate
 
 import sgvm
 from sgvm.compiler.imports import called_imports

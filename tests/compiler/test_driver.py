@@ -6,7 +6,7 @@ import subprocess
 import sys
 
 import pytest
-from conftest import disassemble
+from .conftest import disassemble
 
 import sgvm
 from sgvm.cli import main as cli_main

@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 
 import pytest
-from conftest import disassemble
+from .conftest import disassemble
 
 import sgvm
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 import re
 
 import pytest
-from conftest import disassemble, functions, validate
-from spec_cases import CASES, Case
+from .conftest import disassemble, functions, validate
+from .spec_cases import CASES, Case
 
 import sgvm
 from sgvm.compiler.imports import called_imports
