@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from .conftest import raises_cl
 
 import sgvm
 import sgvm.cl as cl
+
+from .conftest import raises_cl
 
 mf = cl.mem_flags
 RGBA_F32 = cl.ImageFormat(cl.channel_order.RGBA, cl.channel_type.FLOAT)

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from .conftest import raises_cl
 
 import sgvm.cl as cl
+
+from .conftest import raises_cl
 
 mf = cl.mem_flags
 

@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from .conftest import raises_cl
 
 import sgvm.cl as cl
 from sgvm.runtime.device import CPU_DEVICE
+
+from .conftest import raises_cl
 
 
 def test_platform_and_device_queries() -> None:

@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import pytest
-from .conftest import raises_cl
 
 import sgvm
 import sgvm.cl as cl
+
+from .conftest import raises_cl
 
 SOURCE = """
 typedef struct { float a; int b; } pair;

@@ -8,10 +8,11 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from .conftest import raises_cl
 
 import sgvm
 import sgvm.cl as cl
+
+from .conftest import raises_cl
 
 ROOT = Path(__file__).resolve().parents[2]
 SAXPY = """

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from .conftest import raises_cl
 
 import sgvm
 import sgvm.cl as cl
@@ -18,6 +17,8 @@ from sgvm.runtime.device import CUDA_DEVICE
 from sgvm.spirv import Operand, read, write
 from sgvm.spirv import grammar as G
 from sgvm.spirv.writer import make_instruction
+
+from .conftest import raises_cl
 
 ks = cl.kernel_sub_group_info
 

@@ -5,10 +5,11 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from .conftest import disassemble, validate
 
 import sgvm
 from sgvm.compiler.imports import called_imports
+
+from .conftest import disassemble, validate
 
 KERNELS = Path(__file__).with_name("kernels")
 

@@ -6,13 +6,14 @@ import subprocess
 import sys
 
 import pytest
-from .conftest import disassemble
 
 import sgvm
 from sgvm.cli import main as cli_main
 from sgvm.compiler import compile_with_log, driver, parse_options
 from sgvm.compiler.imports import demangle_name
 from sgvm.runtime.device import CPU_DEVICE
+
+from .conftest import disassemble
 
 OK = "kernel void k(global int *p) { p[0] = 1; }\n"
 

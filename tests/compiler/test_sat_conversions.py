@@ -6,9 +6,10 @@ from __future__ import annotations
 import re
 
 import pytest
-from .conftest import disassemble
 
 import sgvm
+
+from .conftest import disassemble
 
 SIGNED = ("char", "short", "int", "long")
 UNSIGNED = ("uchar", "ushort", "uint", "ulong")

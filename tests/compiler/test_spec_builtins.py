@@ -5,11 +5,12 @@ from __future__ import annotations
 import re
 
 import pytest
-from .conftest import disassemble, functions, validate
-from .spec_cases import CASES, Case
 
 import sgvm
 from sgvm.compiler.imports import called_imports
+
+from .conftest import disassemble, functions, validate
+from .spec_cases import CASES, Case
 
 PRAGMAS = "#pragma OPENCL EXTENSION cl_khr_fp16 : enable\n#pragma OPENCL EXTENSION cl_khr_fp64 : enable\n"
 
