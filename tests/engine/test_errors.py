@@ -4,9 +4,8 @@ import numpy as np
 import pytest
 
 from sgvm import KernelMemoryError, KernelTimeout
-from sgvm.runtime.device import CUDA_DEVICE
 
-from .harness import DEVICE, OPTS, Local, build, run
+from .harness import OPTS, Local, build, run
 
 SRC = r"""
 kernel void oob(global const float* src, global float* dst) {
@@ -42,6 +41,12 @@ kernel void oob_global(global int* out) {
 kernel void spin(volatile global int* out, int n) {
   int i = get_global_id(0);
   while (out[i] != n) out[i] += 2;
+}
+kernel void spin_barrier(volatile global int* out, int n) {
+  int i = get_global_id(0);
+  while (i == 3 && out[i] != n) out[i] += 2;
+  barrier(CLK_GLOBAL_MEM_FENCE);
+  out[i] += 1;
 }
 """
 
@@ -102,10 +107,18 @@ def test_out_of_bounds_program_scope_global(module):
     np.testing.assert_array_equal(out, [1, 2, 3, 4])
 
 
-@pytest.mark.skipif(DEVICE is CUDA_DEVICE, reason="no step budget on the CUDA backend")
 def test_step_budget(module, monkeypatch):
     monkeypatch.setenv("SGVM_MAX_STEPS", "500")
     with pytest.raises(KernelTimeout, match="spin"):
         run(module, "spin", [np.zeros(16, np.int32), np.int32(7)], 16, 16)
     (out,), _ = run(module, "spin", [np.zeros(16, np.int32), np.int32(40)], 16, 16)
     assert (out == 40).all()
+
+
+def test_step_budget_with_barrier(module, monkeypatch):
+    """Work-item 3 never reaches the barrier the others wait at: the launch still ends."""
+    monkeypatch.setenv("SGVM_MAX_STEPS", "500")
+    with pytest.raises(KernelTimeout, match="spin_barrier"):
+        run(module, "spin_barrier", [np.zeros(16, np.int32), np.int32(7)], 16, 16)
+    (out,), _ = run(module, "spin_barrier", [np.zeros(16, np.int32), np.int32(40)], 16, 16)
+    np.testing.assert_array_equal(out, [1, 1, 1, 41] + [1] * 12)

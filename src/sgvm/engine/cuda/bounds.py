@@ -7,6 +7,11 @@ copies, program-scope globals) or in the kernel's local memory, aligned as the C
 engine requires. A faulting access is skipped (loads give 0); the work-item with the
 lowest global linear id records it, and after the launch ``error`` turns the record
 into the CPU engine's ``KernelMemoryError`` message.
+
+The same switch turns on the step budget (docs/cuda.md, "Runaway kernels"): each function
+call of a work-item counts its loop back-edges; past ``SGVM_MAX_STEPS`` the work-item
+records a timeout in the same record, its block exits, and ``error`` gives
+``KernelTimeout``.
 """
 
 from __future__ import annotations
@@ -17,12 +22,14 @@ from typing import Any
 
 import numpy as np
 
-from ...errors import KernelMemoryError
+from ...errors import KernelMemoryError, KernelTimeout
+from ...runtime.launch import DEFAULT_MAX_STEPS
 from ...runtime.ndrange import NDRange
 
 ENV = "SGVM_CUDA_BOUNDS"
 _KINDS = ("load", "store", "atomic")
 _WHY = {1: "misaligned", 2: "read-only memory written:", 3: "out-of-bounds"}
+_TIMEOUT = 8
 _RO = np.uint64(1 << 63)
 _FAR = 1 << 40  # further past a region's start than this: not that region's offset
 
@@ -30,6 +37,11 @@ _FAR = 1 << 40  # further past a region's start than this: not that region's off
 def enabled() -> bool:
     """Whether launches check their memory accesses (``SGVM_CUDA_BOUNDS=0`` turns it off)."""
     return os.environ.get(ENV, "1") != "0"
+
+
+def max_steps() -> int:
+    """The step budget: loop back-edges per work-item and function call (``SGVM_MAX_STEPS``)."""
+    return int(os.environ.get("SGVM_MAX_STEPS", DEFAULT_MAX_STEPS))
 
 
 @dataclass
@@ -93,11 +105,17 @@ def _gid(linear: int, nd: NDRange) -> tuple[int, ...]:
 
 
 def error(kernel: str, rec: np.ndarray, regions: list[Region], local_bytes: int,
-          nd: NDRange) -> KernelMemoryError:
-    """The CPU engine's message (``memory_access.fail``) for fault record ``rec``."""
+          nd: NDRange) -> KernelMemoryError | KernelTimeout:
+    """The CPU engine's message (``memory_access.fail``, ``Batch.tick``) for fault record
+    ``rec``."""
     linear = int(~rec[0] & np.uint64((1 << 64) - 1))
     addr, info = int(rec[2]), int(rec[3])
     nbytes, what, why = info & 0xFFFFFFFF, _KINDS[(info >> 32) & 0xFF], (info >> 40) & 0xFF
+    if why == _TIMEOUT:
+        return KernelTimeout(
+            f"kernel '{kernel}' exceeded its step budget of {max_steps()} loop iterations per "
+            f"work-item and function call (set SGVM_MAX_STEPS to raise it); first stopped: "
+            f"work-item with global id {_gid(linear, nd)}")
     reason = _WHY[why & 3]
     if why & 4:
         off, name = addr, f"local allocation 'local' ({local_bytes} bytes)"

@@ -20,6 +20,7 @@ struct SgCtx {
   u32 nrng;
   u32 dyn;  // bytes of dynamic shared memory (__local variables and arguments)
   u64 *fault;  // the first faulting access: [linear id, lock, address, size | kind | why, id]
+  u64 steps;  // step budget: loop back-edges per work-item and function call (SGVM_MAX_STEPS)
 };
 extern __shared__ __align__(16) u8 sg_dyn[];
 
@@ -59,7 +60,8 @@ __device__ void sg_printf(const SgCtx &c, u32 site, u32 n, const u64 *v) {
 // ---- bounds checks (docs/cuda.md, "Memory errors") --------------------------------
 // fault: [~linear id of the lowest faulting work-item (0: none), lock, address,
 // size | kind << 32 | why << 40]; kind 0 load, 1 store, 2 atomic; why 1 misaligned,
-// 2 read-only, 3 out of bounds, + 4 when the address is an offset in local memory.
+// 2 read-only, 3 out of bounds, + 4 when the address is an offset in local memory;
+// why 8: the step budget ran out (sg_timeout).
 // The lowest id wins (atomicMax of ~id); its details are written under a lock, only
 // while it is still the lowest.
 // It takes no SgCtx: a reference escaping into a call that is not inlined would keep the
@@ -74,6 +76,26 @@ __device__ __noinline__ void sg_fault(u64 *fault, u64 id, u64 a, u32 n, u32 kind
   }
   __threadfence();
   atomicExch((unsigned long long *)&fault[1], 0ULL);
+}
+// ---- step budget (docs/cuda.md, "Runaway kernels") --------------------------------
+// Each function call counts its loop back-edges (sg_n); past the budget the work-item
+// records why 8 (timeout) in the fault record, raises its block's abort flag and exits.
+// Every work-item checks the flag at each back-edge and after each work-group barrier and
+// exits too; an exiting thread releases the barriers the others wait at (PTX `exit`), so
+// the block ends together instead of deadlocking.
+__shared__ u32 sg_abort;
+__device__ __forceinline__ void sg_exit() { asm volatile("exit;"); }
+__device__ __noinline__ void sg_timeout(u64 *fault, u64 id) {
+  sg_fault(fault, id, 0, 0, 0, 8);
+  *(volatile u32 *)&sg_abort = 1;
+  sg_exit();
+}
+__device__ __forceinline__ void sg_aborted() {
+  if (*(volatile u32 *)&sg_abort) sg_exit();
+}
+__device__ __forceinline__ void sg_tick(const SgCtx &c, u64 &n) {
+  if (++n > c.steps) sg_timeout(c.fault, sg_global_linear(c));
+  sg_aborted();
 }
 // An access of n bytes at p through a global (space 0), local (1) or generic (2) pointer:
 // whether it may go ahead (recording the fault otherwise). Private memory is not checked.

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ...errors import UnsupportedError
-from ...spirv import Function, Instruction, Module, Operand, Type
+from ...spirv import Block, Function, Instruction, Module, Operand, Type
 from ...spirv import grammar as G
 from ..cpu import types as T
 from ..cpu.spec_constants import ALLOWED, byte_offset
@@ -49,6 +49,8 @@ class Renderer:
         self.m = module
         self.S = sub_group_size
         self.bounds = bounds  # check every global/local access (docs/cuda.md, "Memory errors")
+        # and count loop back-edges against the step budget ("Runaway kernels")
+        self.order: dict[int, int] = {}  # block label → position in the function
         self.globals: list[tuple[int, int, bool, str]] = []
         self.builtins = module.builtin_variables()
         self.lines: list[str] = []
@@ -218,6 +220,10 @@ class Renderer:
         decl_at = len(self.lines)
         declared: list[str] = []
         self.preds = self._phi_sources(f)
+        self.order = {b.label: k for k, b in enumerate(f.blocks)}
+        if self.bounds and any(self.order[dst] <= self.order[b.label]
+                               for b in f.blocks for dst in _targets(b)):
+            declared.append("  u64 sg_n = 0;")
         for block in f.blocks:
             self.lines.append(f" L{block.label}:;")
             for inst in block.instructions:
@@ -278,9 +284,10 @@ class Renderer:
         return out
 
     def edge(self, src: int, dst: int) -> str:
-        """Code for the edge src → dst: the phi copies (through temporaries), then goto."""
+        """Code for the edge src → dst: the phi copies (through temporaries), then goto;
+        a backward edge (every loop has one) first counts a step when checks are on."""
         copies = self.preds.get((src, dst), [])
-        parts = []
+        parts = ["sg_tick(sgc, sg_n);"] if self.bounds and self.order[dst] <= self.order[src] else []
         temps = []
         for k, (phi, value) in enumerate(copies):
             t = self.type_of(phi)
@@ -433,9 +440,12 @@ class Renderer:
         f = self.m.functions[fid]
         info = KernelInfo(name, cuda_name, local_bytes=self.kernel_local.get(name, 0))
         params = [f"u64 c{i}" for i in range(15)] + ["u32 cdim", "u64 *cpf", "const u64 *crng",
-                                                    "u32 cnrng", "u32 cdyn", "u64 *cfault"]
+                                                    "u32 cnrng", "u32 cdyn", "u64 *cfault",
+                                                    "u64 csteps"]
         body = ["  SgCtx sgc = {{c0, c1, c2}, {c3, c4, c5}, {c6, c7, c8}, {c9, c10, c11}, "
-                "{c12, c13, c14}, cdim, cpf, crng, cnrng, cdyn, cfault};"]
+                "{c12, c13, c14}, cdim, cpf, crng, cnrng, cdyn, cfault, csteps};"]
+        if self.bounds:
+            body.append("  if (sg_linear() == 0) sg_abort = 0;\n  __syncthreads();")
         args = ["sgc"]
         for i, p in enumerate(f.params):
             t = self.m.types[p.result_type]
@@ -465,6 +475,18 @@ class Renderer:
                 + ", ".join(params) + ") {\n" + "\n".join(body)
                 + f"\n  f{fid}({', '.join(args)});\n}}")
         return info, text
+
+
+def _targets(block: Block) -> list[int]:
+    """The labels ``block``'s terminator may branch to."""
+    term = block.terminator
+    if term.opname == "OpBranch":
+        return [term.operands[0].value]
+    if term.opname == "OpBranchConditional":
+        return [o.value for o in term.operands[1:3]]
+    if term.opname == "OpSwitch":
+        return [term.operands[1].value] + [o.value[1] for o in term.operands[2:]]
+    return []
 
 
 def _alignment(inst: Instruction, first: int) -> int:

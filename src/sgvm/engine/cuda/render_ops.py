@@ -564,7 +564,10 @@ def constant_int(r, vid: int) -> int:
 @op("OpControlBarrier")
 def _barrier(r, inst: Instruction) -> None:
     scope = constant_int(r, ids(inst)[0])
-    r.emit("__syncthreads();" if scope <= 2 else "__syncwarp(sg_mask());")
+    if scope > 2:
+        r.emit("__syncwarp(sg_mask());")
+    else:
+        r.emit("__syncthreads(); sg_aborted();" if r.bounds else "__syncthreads();")
 
 
 @op("OpMemoryBarrier")

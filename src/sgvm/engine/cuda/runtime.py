@@ -238,14 +238,14 @@ def launch_cuda(module: Module, kernel: str, args: Sequence[KernelArg], ndrange:
            *(-(-g // lsz) for g, lsz in zip(ndrange.global_size, enq, strict=True))]
     records = P.buffer(cp) if info.printf_sites else None
     pf = np.uint64(records.data.ptr if records is not None else 0)
-    checks = [np.uint64(0), np.uint32(0), np.uint32(dyn), np.uint64(0)]
+    checks = [np.uint64(0), np.uint32(0), np.uint32(dyn), np.uint64(0), np.uint64(0)]
     if checked:
         regions += [bounds.Region(int(mod.get_global(f"g{vid}").ptr), size, ro,
                                   f"{'constant' if ro else 'global'} allocation '{name}'")
                     for vid, size, ro, name in info.globals]
         rng = TABLES.device(cp, regions)
         checks = [np.uint64(rng.data.ptr), np.uint32(len(regions)), np.uint32(dyn),
-                  np.uint64(FAULTS.arm(cp))]
+                  np.uint64(FAULTS.arm(cp)), np.uint64(bounds.max_steps())]
     for first, counts, block in _regions(ndrange):
         ctx = [np.uint64(x) for x in (*first, *geo)] + [np.uint32(ndrange.work_dim), pf]
         fn(counts, block, tuple(ctx + checks + params), shared_mem=dyn)
