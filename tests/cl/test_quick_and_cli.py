@@ -65,10 +65,7 @@ def test_run_errors_and_programs() -> None:
 
 
 def test_printf_goes_to_stdout(capsys: pytest.CaptureFixture[str]) -> None:
-    try:
-        result = sgvm.run(SAXPY, "hello", (4,), None, np.int32(7))
-    except sgvm.UnsupportedError as exc:  # printf support in the CPU engine is still landing
-        pytest.skip(f"engine: {exc}")
+    result = sgvm.run(SAXPY, "hello", (4,), None, np.int32(7))
     assert result.printf == "item 0 says 7\nitem 1 says 7\n"
     assert capsys.readouterr().out == result.printf
 

@@ -36,11 +36,8 @@ def bodies(tmp_path_factory) -> dict[str, str]:
     return {parts[i]: parts[i + 1].split("OpFunctionEnd")[0] for i in range(1, len(parts), 2)}
 
 
-@pytest.mark.parametrize("d", TYPES)
-@pytest.mark.parametrize("s", TYPES)
+@pytest.mark.parametrize("d,s", [(d, s) for d in TYPES for s in TYPES if d != s])
 def test_saturating_instruction_matches_the_source_signedness(bodies, d: str, s: str) -> None:
-    if d == s:
-        pytest.skip("same type: the identity")
     for kind in "kv":
         body = bodies[f"{kind}_{d}_{s}"]
         if (d in SIGNED) == (s in SIGNED):

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from abc import ABC, abstractmethod
 from typing import Any, ClassVar
 
 from ..errors import Error, LogicError, MemoryError, RuntimeError
@@ -20,13 +21,14 @@ def cl_error(code: str, what: str, routine: str = "") -> Error:
     return RuntimeError(what, code, routine)
 
 
-class InfoObject:
+class InfoObject(ABC):
     """Base of objects with ``get_info``; ``obj.lower_case_name`` reads ``get_info(NS.UPPER_CASE_NAME)``."""
 
     _info_ns: ClassVar[type[_Constants]]
 
+    @abstractmethod
     def get_info(self, param: int) -> Any:
-        raise NotImplementedError
+        """The value of info query ``param`` (each subclass answers its own namespace)."""
 
     def __getattr__(self, name: str) -> Any:
         if name.startswith("_"):

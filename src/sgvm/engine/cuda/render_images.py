@@ -50,15 +50,22 @@ def _texel_leaves(r, inst: Instruction, call: str) -> None:
         for k, (n, s) in enumerate(zip(names, lt, strict=True))) + " }")
 
 
-@op("OpImageRead")
-def _read(r, inst: Instruction) -> None:
-    img, coord = ids(inst)[:2]
+def _image_read(r, inst: Instruction, float_handle: str, sampler: str) -> None:
+    """Read a texel through handle operand 0 at coordinate operand 1: float coordinates take
+    ``float_handle`` (the image, with its sampler bits where there is one), integer ones
+    the image handle and ``sampler``."""
+    handle, coord = ids(inst)[:2]
     isf, c = _coords(r, coord)
     kind = _kind(r.rtype(inst), inst, 2)
-    h = r.leaf(img)
-    call = (f"sg_img_read_f({h} & ~63ULL, {kind}, {', '.join(c)})" if isf
-            else f"sg_img_read_i({h}, SG_NO_SAMPLER, {kind}, {', '.join(c)})")
+    h = r.leaf(handle)
+    call = (f"sg_img_read_f({float_handle.format(h=h)}, {kind}, {', '.join(c)})" if isf
+            else f"sg_img_read_i({h}, {sampler.format(h=h)}, {kind}, {', '.join(c)})")
     _texel_leaves(r, inst, call)
+
+
+@op("OpImageRead")
+def _read(r, inst: Instruction) -> None:
+    _image_read(r, inst, "{h} & ~63ULL", "SG_NO_SAMPLER")
 
 
 @op("OpSampledImage")
@@ -69,13 +76,7 @@ def _sampled(r, inst: Instruction) -> None:
 
 @op("OpImageSampleExplicitLod")
 def _sample(r, inst: Instruction) -> None:
-    si, coord = ids(inst)[:2]
-    isf, c = _coords(r, coord)
-    kind = _kind(r.rtype(inst), inst, 2)
-    h = r.leaf(si)
-    call = (f"sg_img_read_f({h}, {kind}, {', '.join(c)})" if isf
-            else f"sg_img_read_i({h}, sg_smp({h}), {kind}, {', '.join(c)})")
-    _texel_leaves(r, inst, call)
+    _image_read(r, inst, "{h}", "sg_smp({h})")
 
 
 @op("OpImageWrite")
