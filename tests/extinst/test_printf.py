@@ -8,7 +8,7 @@ import math
 import numpy as np
 import pytest
 
-from sgvm.engine.cpu.printf import format_printf, parse_format, printf_status
+from sgvm.engine.common.printf import format_printf, parse_format, printf_status
 
 INT_FORMATS = ["%d", "%5d", "%-5d|", "%+d", "% d", "%05d", "%.3d", "%8.3d", "%-+8.3d|", "%x",
                "%#x", "%#X", "%o", "%#o", "%u", "%#10.4x", "%010x", "%+05i"]

@@ -14,7 +14,7 @@ from typing import Any
 
 import numpy as np
 
-from ..engine.cpu.types import dtype_of
+from ..engine.common.types import dtype_of
 from ..engine.cpu.values import arr
 from .plugin import Plugin
 

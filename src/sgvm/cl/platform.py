@@ -173,13 +173,9 @@ class Device(InfoObject):
 
 def _cuda_available() -> bool:
     """The CUDA device is listed when CuPy is installed and sees a GPU (docs/cuda.md)."""
-    import importlib.util
+    from ..engine import backend
 
-    if importlib.util.find_spec("cupy") is None:
-        return False
-    from ..engine.cuda.runtime import available
-
-    return available()
+    return backend.get("cuda").available()
 
 
 _PLATFORM = Platform()

@@ -58,6 +58,7 @@ class DeviceModel:
     """Limits and capabilities of one sgvm device (what clGetDeviceInfo reports)."""
 
     name: str = "sgvm CPU"
+    engine: str = "numpy"  # the engine.backend that runs its launches
     vendor: str = "sgvm"
     version: str = "OpenCL 3.0 sgvm"
     driver_version: str = "0.1.0"
@@ -101,4 +102,4 @@ class DeviceModel:
 
 
 CPU_DEVICE = DeviceModel()
-CUDA_DEVICE = DeviceModel(name="sgvm CUDA")
+CUDA_DEVICE = DeviceModel(name="sgvm CUDA", engine="cuda")

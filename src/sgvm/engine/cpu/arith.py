@@ -11,8 +11,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..common.types import signed
 from .registry import Op, builder
-from .types import signed
 from .values import Affine, GroupUniform, affine, arr, group_binary
 
 # -- helpers -------------------------------------------------------------------

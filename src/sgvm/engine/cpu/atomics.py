@@ -15,7 +15,7 @@ from __future__ import annotations
 import numpy as np
 
 from ...errors import KernelMemoryError
-from . import types as T
+from ..common import types as T
 from .memory_access import _gather_index, _typed, load, store, without_faults
 from .registry import Op, builder
 from .values import arr, lanes

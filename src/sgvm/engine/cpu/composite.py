@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from . import types as T
+from ..common import types as T
 from .registry import Op, builder
 from .values import arr, lanes
 

@@ -12,7 +12,8 @@ from __future__ import annotations
 import numpy as np
 
 from ...spirv import Instruction
-from . import types as T
+from ..common import types as T
+from ..common.values import zero
 from .registry import Op, builder
 from .values import Affine, GroupUniform, affine, arr
 
@@ -193,7 +194,5 @@ def _size_of(ctx, inst) -> Op:
 
 @builder("OpUndef")
 def _undef(ctx, inst) -> Op:
-    from .program import zero
-
     value = zero(ctx.rtype(inst))
     return Op(inst.result_id, lambda r, st: value, True, ctx.rtype(inst).op == "Vector")

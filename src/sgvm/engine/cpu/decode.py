@@ -16,7 +16,7 @@ import numpy as np
 
 from ...errors import UnsupportedError
 from ...spirv import Function, Instruction, Module, Type
-from . import types as T
+from ..common import types as T
 from .registry import AFFINE_AWARE, AFFINE_PRODUCERS, AFFINE_SOURCES, BUILDERS, Op
 from .values import arr
 

@@ -13,7 +13,8 @@ import numpy as np
 
 from ...errors import UnsupportedError
 from ...runtime.memory import OFFSET_BITS, OFFSET_MASK, allocation
-from . import types as T
+from ..common import types as T
+from ..common.printf import format_printf, parse_format
 from .extinst import (
     ENGINE_INSTRUCTIONS,
     OPENCL_STD,
@@ -23,7 +24,6 @@ from .extinst import (
     half_bits_to_float,
 )
 from .memory_access import load, store
-from .printf import format_printf, parse_format
 from .registry import Op, builder
 from .values import arr, lanes
 

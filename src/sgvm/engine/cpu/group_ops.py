@@ -22,7 +22,7 @@ import numpy as np
 
 from ... import semantics as sem
 from ...errors import UnsupportedError
-from . import types as T
+from ..common import types as T
 from .collective import WORKGROUP, Grouping, constant_scope
 from .registry import Op, builder
 from .values import GroupUniform, arr, is_lane_array

@@ -20,7 +20,7 @@ import numpy as np
 
 from ... import semantics as sem
 from ...errors import UnsupportedError
-from . import types as T
+from ..common import types as T
 from .collective import SUBGROUP, Grouping
 from .image_ops import image_of
 from .registry import Op, builder

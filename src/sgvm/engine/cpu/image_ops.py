@@ -25,12 +25,12 @@ import numpy as np
 from ...errors import UnsupportedError
 from ...runtime.images import Image, Sampler, read, write
 from ...runtime.images.enums import channel_order, channel_type
-from . import types as T
+from ..common import types as T
+from ..common.constants import SIGN_EXTEND, ZERO_EXTEND
 from .registry import Op, builder
 from .values import arr
 
 U64 = np.dtype(np.uint64)
-SIGN_EXTEND, ZERO_EXTEND = 0x1000, 0x2000
 _IMAGES: weakref.WeakValueDictionary[int, Image] = weakref.WeakValueDictionary()
 
 
@@ -63,11 +63,6 @@ def image_of(value: Any, mask: np.ndarray | None = None) -> Image:
     return found
 
 
-def sampler_handle(sampler: Sampler) -> np.uint64:
-    """The register value of ``sampler``: its ``sampler_t`` literal."""
-    return np.uint64(sampler.literal)
-
-
 def sampler_of(value: Any, mask: np.ndarray | None = None) -> Sampler:
     """The Sampler behind a register value (a literal, a SamplerArg or a Sampler)."""
     if isinstance(value, Sampler):
@@ -76,12 +71,6 @@ def sampler_of(value: Any, mask: np.ndarray | None = None) -> Sampler:
     if sampler is not None:
         return sampler
     return Sampler.from_literal(int(_uniform(value, mask)))
-
-
-def constant_sampler(value: dict) -> np.uint64:
-    """OpConstantSampler's operands (the reader's dict) as a sampler handle."""
-    return sampler_handle(Sampler.from_spirv(value["addressing"], value["normalized"],
-                                             value["filter"]))
 
 
 def _operands_mask(inst, first: int) -> int:

@@ -15,7 +15,8 @@ import numpy as np
 
 from ...runtime.memory import OFFSET_BITS
 from ...spirv import Instruction, Type
-from . import types as T
+from ..common import types as T
+from ..common.values import pack, unpack
 from .memory_access import load, store
 from .registry import Op, builder
 from .values import Affine, GroupUniform, affine, arr
@@ -33,39 +34,6 @@ def alignment(inst: Instruction, first: int, t: Type) -> int:
     if T.is_aggregate(t):
         return 1
     return T.dtype_of(t).itemsize if t.op != "Bool" else 1
-
-
-# -- aggregates in memory ------------------------------------------------------
-
-
-def unpack(t: Type, raw: np.ndarray):
-    """Bytes ``(..., size)`` → a register value of type ``t``."""
-    if T.is_aggregate(t):
-        members = t.members if t.op == "Struct" else (t.component,) * t.count
-        return tuple(unpack(m, raw[..., o:o + T.size_of(m)])
-                     for m, o in zip(members, T.member_offsets(t), strict=False))
-    dt, n = T.dtype_of(t), T.width(t)
-    v = np.ascontiguousarray(raw[..., : dt.itemsize * n]).view(dt)
-    if n == 1:
-        v = v[..., 0]
-    return v[()] if v.ndim == 0 else v
-
-
-def pack(t: Type, value, L: int) -> np.ndarray:
-    """A register value of type ``t`` → bytes ``(L, size)`` (or ``(size,)`` when uniform)."""
-    size = T.size_of(t)
-    if T.is_aggregate(t):
-        members = t.members if t.op == "Struct" else (t.component,) * t.count
-        parts = [pack(m, v, L) for m, v in zip(members, value, strict=False)]
-        rows = L if any(p.ndim == 2 for p in parts) else None
-        out = np.zeros((rows, size) if rows else (size,), U8)
-        for p, o in zip(parts, T.member_offsets(t), strict=False):
-            out[..., o:o + p.shape[-1]] = p
-        return out
-    dt, n = T.dtype_of(t), T.width(t)
-    v = np.ascontiguousarray(arr(value), dtype=dt)
-    uniform = v.ndim == (1 if n > 1 else 0)
-    return v.reshape((1 if uniform else v.shape[0], n)).view(U8)[0 if uniform else slice(None)]
 
 
 # -- variables, loads, stores ---------------------------------------------------

@@ -27,12 +27,11 @@ import numpy as np
 
 from ...errors import UnsupportedError
 from ...runtime.memory import Allocation
-from ...spirv import Constant, Module, Type
+from ...spirv import Module, Type
+from ..common import types as T
+from ..common.values import constant_value, pack, zero
 from . import spec_constants
-from . import types as T
 from .decode import Context, DFunction, decode_function
-from .image_ops import constant_sampler
-from .memory_ops import pack
 
 _PROGRAMS: weakref.WeakKeyDictionary[Module, dict[str, Program]] = weakref.WeakKeyDictionary()
 _GLOBALS: weakref.WeakKeyDictionary[Module, dict[int, Allocation]] = weakref.WeakKeyDictionary()
@@ -40,40 +39,6 @@ _GLOBALS: weakref.WeakKeyDictionary[Module, dict[int, Allocation]] = weakref.Wea
 
 def _align(n: int, a: int) -> int:
     return -(-n // a) * a
-
-
-def constant_value(module: Module, c: Constant, values: dict[int, Any]) -> Any:
-    """The register value of a constant (see ``values``)."""
-    t = c.type
-    if c.op == "OpConstantSampler":
-        return constant_sampler(c.value)
-    if c.value is None:
-        return zero(t)
-    if t.op == "Bool":
-        return np.bool_(c.value)
-    if t.op in ("Int", "Float"):
-        dt = T.dtype_of(t)
-        if t.op == "Int":
-            return dt.type(int(c.value) % (1 << t.width))
-        return dt.type(c.value)
-    if t.op == "Vector":
-        return np.array([values[i] for i in c.value], dtype=T.dtype_of(t))
-    if t.op in ("Struct", "Array"):
-        return tuple(values[i] for i in c.value)
-    raise UnsupportedError(f"constant of type {t!r}")
-
-
-def zero(t: Type) -> Any:
-    """The null value of ``t``."""
-    if t.op == "Vector":
-        return np.zeros(t.count, T.dtype_of(t))
-    if t.op == "Struct":
-        return tuple(zero(m) for m in t.members)
-    if t.op == "Array":
-        return tuple(zero(t.component) for _ in range(t.count))
-    if t.op in ("Int", "Float", "Bool", "Pointer", "Event"):
-        return T.dtype_of(t).type(0)
-    return np.uint64(0)
 
 
 class Program:
@@ -109,12 +74,6 @@ class Program:
                 self.functions[fid] = None  # type: ignore[assignment]  # recursion guard
                 self.functions[fid] = decode_function(self.ctx, fn)
         self.entry: DFunction = self.functions[ep.function]
-        fn = module.functions[ep.function]
-        self.params: list[tuple[int, Type, str, bool]] = [
-            (p.result_id, module.types[p.result_type], arg_label(module.names.get(p.result_id), i),
-             any(d.name == "FuncParamAttr" and d.args and d.args[0] == "ByVal"
-                 for d in module.decorations.get(p.result_id, ())))
-            for i, p in enumerate(fn.params)]
 
     def want_function(self, fid: int) -> None:
         if fid not in self.functions:
@@ -206,11 +165,6 @@ class Program:
                         self.private_slots[inst.result_id] = (off, size)
                         off += size
         self.private_bytes = off
-
-
-def arg_label(name: str | None, index: int) -> str:
-    """How error messages name a kernel parameter (clang emits no OpName for them)."""
-    return f"argument #{index} '{name}'" if name else f"argument #{index}"
 
 
 def program_for(module: Module, kernel: str) -> Program:

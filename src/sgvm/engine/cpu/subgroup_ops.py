@@ -20,7 +20,7 @@ import numpy as np
 
 from ... import semantics as sem
 from ...errors import KernelMemoryError
-from . import types as T
+from ..common import types as T
 from .collective import SUBGROUP, Grouping
 from .memory_access import load, store
 from .memory_events import block_access

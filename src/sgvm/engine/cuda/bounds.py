@@ -23,8 +23,8 @@ from typing import Any
 import numpy as np
 
 from ...errors import KernelMemoryError, KernelTimeout
-from ...runtime.launch import DEFAULT_MAX_STEPS
 from ...runtime.ndrange import NDRange
+from ..common import limits
 
 ENV = "SGVM_CUDA_BOUNDS"
 _KINDS = ("load", "store", "atomic")
@@ -37,11 +37,6 @@ _FAR = 1 << 40  # further past a region's start than this: not that region's off
 def enabled() -> bool:
     """Whether launches check their memory accesses (``SGVM_CUDA_BOUNDS=0`` turns it off)."""
     return os.environ.get(ENV, "1") != "0"
-
-
-def max_steps() -> int:
-    """The step budget: loop back-edges per work-item and function call (``SGVM_MAX_STEPS``)."""
-    return int(os.environ.get("SGVM_MAX_STEPS", DEFAULT_MAX_STEPS))
 
 
 @dataclass
@@ -113,7 +108,7 @@ def error(kernel: str, rec: np.ndarray, regions: list[Region], local_bytes: int,
     nbytes, what, why = info & 0xFFFFFFFF, _KINDS[(info >> 32) & 0xFF], (info >> 40) & 0xFF
     if why == _TIMEOUT:
         return KernelTimeout(
-            f"kernel '{kernel}' exceeded its step budget of {max_steps()} loop iterations per "
+            f"kernel '{kernel}' exceeded its step budget of {limits.max_steps()} loop iterations per "
             f"work-item and function call (set SGVM_MAX_STEPS to raise it); first stopped: "
             f"work-item with global id {_gid(linear, nd)}")
     reason = _WHY[why & 3]

@@ -6,7 +6,7 @@ array's elements). Integers are unsigned of their width (SPIR-V integers are
 signless; signed instructions cast), half is its binary16 bits (``hbits``),
 bool is ``bool``, pointers are ``char*`` (generic addressing covers global,
 local and private memory), images, samplers and events are ``u64`` handles.
-Memory layout (sizes, member offsets) is the CPU engine's (``engine.cpu.types``,
+Memory layout (sizes, member offsets) is the CPU engine's (``engine.common.types``,
 OpenCL C 3.0 s6.3.5).
 """
 
@@ -17,7 +17,7 @@ import struct
 
 from ...errors import UnsupportedError
 from ...spirv import Type
-from ..cpu import types as T
+from ..common import types as T
 
 _INT = {8: "u8", 16: "u16", 32: "u32", 64: "u64"}
 _SINT = {8: "s8", 16: "s16", 32: "s32", 64: "s64"}

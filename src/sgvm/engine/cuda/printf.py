@@ -18,8 +18,8 @@ from typing import Any
 import numpy as np
 
 from ...spirv import Instruction, Type
-from ..cpu import types as T
-from ..cpu.printf import format_printf, parse_format
+from ..common import types as T
+from ..common.printf import format_printf, parse_format
 from . import ctypes_ as C
 from .render_ext import EXT
 

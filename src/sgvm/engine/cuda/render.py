@@ -17,8 +17,8 @@ from pathlib import Path
 from ...errors import UnsupportedError
 from ...spirv import Block, Function, Instruction, Module, Operand, Type
 from ...spirv import grammar as G
-from ..cpu import types as T
-from ..cpu.spec_constants import ALLOWED, byte_offset
+from ..common import types as T
+from ..common.constants import ALLOWED, byte_offset, constant_sampler
 from . import ctypes_ as C
 from .render_globals import GlobalInit
 
@@ -96,8 +96,6 @@ class Renderer:
         c = self.m.constants[cid]
         t = c.type
         if c.op == "OpConstantSampler":
-            from ..cpu.image_ops import constant_sampler
-
             return [f"{int(constant_sampler(c.value))}ULL"]
         if c.op == "OpSpecConstantOp":  # computed at the top of each function (_spec_ops)
             n = len(C.leaf_types(t))

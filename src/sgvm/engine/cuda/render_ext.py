@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from ...spirv import Instruction, Type
-from ..cpu import types as T
+from ..common import types as T
 from . import ctypes_ as C
 
 Ext = Callable[..., None]

@@ -1,6 +1,6 @@
 """Program-scope variables as initialised ``__device__`` objects (docs/cuda.md).
 
-A variable's initialiser becomes bytes, packed as the CPU engine packs it. Leaves
+A variable's initialiser becomes bytes, packed as every backend packs it (``engine.common.values``). Leaves
 that hold another global's address (the global itself, a cast of it, ``global + k``
 folded into an OpSpecConstantOp, a pointer stored as ``ulong``) become ``char *``
 members initialised with that address, so the variable is a struct of byte arrays
@@ -15,10 +15,9 @@ import numpy as np
 
 from ...errors import UnsupportedError
 from ...spirv import Module, Type
-from ..cpu import types as T
-from ..cpu.memory_ops import pack
-from ..cpu.program import constant_value, zero
-from ..cpu.spec_constants import byte_offset
+from ..common import types as T
+from ..common.constants import byte_offset
+from ..common.values import constant_value, pack, zero
 
 _SAME_ADDRESS = ("OpConvertPtrToU", "OpConvertUToPtr", "OpBitcast", "OpPtrCastToGeneric",
                  "OpGenericCastToPtr")

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from ...errors import UnsupportedError
 from ...spirv import Instruction, Type
-from ..cpu import types as T
+from ..common import types as T
 from . import ctypes_ as C
 from .render_ops import constant_int, ids, op
 

@@ -11,7 +11,7 @@ at run time (``SG_K_INT``). The rules themselves are in images.cuh.
 from __future__ import annotations
 
 from ...spirv import Instruction, Type
-from ..cpu.image_ops import SIGN_EXTEND, ZERO_EXTEND
+from ..common.constants import SIGN_EXTEND, ZERO_EXTEND
 from . import ctypes_ as C
 from .render_ops import ids, op
 

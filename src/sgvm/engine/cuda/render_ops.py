@@ -15,7 +15,7 @@ from collections.abc import Callable
 
 from ...errors import UnsupportedError
 from ...spirv import Instruction, Type
-from ..cpu import types as T
+from ..common import types as T
 from . import ctypes_ as C
 from .render_ext import EXT
 

@@ -30,7 +30,8 @@ from ...runtime.args import BufferArg, ImageArg, KernelArg, LocalArg, NullArg, S
 from ...runtime.memory import Allocation
 from ...runtime.ndrange import NDRange
 from ...spirv import Module
-from ..cpu import types as T
+from ..common import limits
+from ..common import types as T
 from . import bounds
 from . import ctypes_ as C
 from . import printf as P
@@ -245,7 +246,7 @@ def launch_cuda(module: Module, kernel: str, args: Sequence[KernelArg], ndrange:
                     for vid, size, ro, name in info.globals]
         rng = TABLES.device(cp, regions)
         checks = [np.uint64(rng.data.ptr), np.uint32(len(regions)), np.uint32(dyn),
-                  np.uint64(FAULTS.arm(cp)), np.uint64(bounds.max_steps())]
+                  np.uint64(FAULTS.arm(cp)), np.uint64(limits.max_steps())]
     for first, counts, block in _regions(ndrange):
         ctx = [np.uint64(x) for x in (*first, *geo)] + [np.uint32(ndrange.work_dim), pf]
         fn(counts, block, tuple(ctx + checks + params), shared_mem=dyn)
