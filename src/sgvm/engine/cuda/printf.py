@@ -18,10 +18,9 @@ from typing import Any
 import numpy as np
 
 from ...spirv import Instruction, Type
+from ..clower import ctypes_ as C
 from ..common import types as T
 from ..common.printf import format_printf, parse_format
-from . import ctypes_ as C
-from .render_ext import EXT
 
 CAPACITY = 1 << 20  # record words per launch (8 MiB)
 
@@ -36,7 +35,7 @@ def _render(r, inst: Instruction, ids: list[int]) -> None:
     r.assign(inst, ["0u"])
 
 
-EXT["printf"] = _render
+EXT = {"printf": _render}
 
 
 def buffer(cupy: Any) -> Any:

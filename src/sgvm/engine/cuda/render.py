@@ -17,9 +17,9 @@ from pathlib import Path
 from ...errors import UnsupportedError
 from ...spirv import Block, Function, Instruction, Module, Operand, Type
 from ...spirv import grammar as G
+from ..clower import ctypes_ as C
 from ..common import types as T
 from ..common.constants import ALLOWED, byte_offset, constant_sampler
-from . import ctypes_ as C
 from .render_globals import GlobalInit
 
 PRELUDE = "".join(Path(__file__).with_name(f).read_text() for f in ("prelude.cuh", "images.cuh"))
@@ -45,6 +45,8 @@ class KernelInfo:
 class Renderer:
     """Renders one module for one sub-group size; see the module docstring."""
 
+    target = "CUDA backend"  # how unsupported-instruction errors name the target
+
     def __init__(self, module: Module, sub_group_size: int, bounds: bool = False):
         self.m = module
         self.S = sub_group_size
@@ -60,11 +62,11 @@ class Renderer:
         self.kernel_local: dict[str, int] = {}  # kernel → bytes of its Workgroup variables
         self.printf_sites: list[tuple[Type, ...]] = []
         self.strings: dict[int, bytes] = {}  # initialised i8 arrays (g<id>) → their bytes
-        from . import printf, render_groups, render_images, render_ops
+        from ..clower import ext, ops
+        from . import printf, render_groups, render_images
 
-        del printf  # imported for its OpenCL.std printf handler
-
-        self.ops = {**render_ops.OPS, **render_groups.OPS, **render_images.OPS}
+        self.ops = {**ops.OPS, **render_groups.OPS, **render_images.OPS}
+        self.ext = {**ext.EXT, **printf.EXT}
 
     # -- values ----------------------------------------------------------------
     def type_of(self, vid: int) -> Type:

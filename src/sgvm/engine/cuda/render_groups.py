@@ -13,11 +13,12 @@ from __future__ import annotations
 
 from ...errors import UnsupportedError
 from ...spirv import Instruction, Type
+from ..clower import ctypes_ as C
+from ..clower.ops import constant_int, ids, registrar
 from ..common import types as T
-from . import ctypes_ as C
-from .render_ops import constant_int, ids, op
 
-OPS = {}
+OPS: dict = {}
+op = registrar(OPS)
 
 _ARITH = {"OpGroupIAdd": "add", "OpGroupFAdd": "add", "OpGroupSMin": "smin",
           "OpGroupUMin": "umin", "OpGroupFMin": "fmin", "OpGroupSMax": "smax",

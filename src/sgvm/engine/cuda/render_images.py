@@ -11,11 +11,12 @@ at run time (``SG_K_INT``). The rules themselves are in images.cuh.
 from __future__ import annotations
 
 from ...spirv import Instruction, Type
+from ..clower import ctypes_ as C
+from ..clower.ops import ids, registrar
 from ..common.constants import SIGN_EXTEND, ZERO_EXTEND
-from . import ctypes_ as C
-from .render_ops import ids, op
 
-OPS = {}
+OPS: dict = {}
+op = registrar(OPS)
 
 
 def _kind(t: Type, inst: Instruction, mask_at: int) -> str:

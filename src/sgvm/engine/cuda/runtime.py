@@ -30,10 +30,10 @@ from ...runtime.args import BufferArg, ImageArg, KernelArg, LocalArg, NullArg, S
 from ...runtime.memory import Allocation
 from ...runtime.ndrange import NDRange
 from ...spirv import Module
+from ..clower import ctypes_ as C
 from ..common import limits
 from ..common import types as T
 from . import bounds
-from . import ctypes_ as C
 from . import printf as P
 from .images import Descriptors
 from .render import KernelInfo, Renderer

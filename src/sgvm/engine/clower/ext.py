@@ -1,4 +1,4 @@
-"""CUDA C for OpExtInst OpenCL.std (SPIR-V OpenCL Extended Instruction Set 2.1).
+"""C for OpExtInst OpenCL.std (SPIR-V OpenCL Extended Instruction Set 2.1).
 
 Math maps onto CUDA's math library, whose ULP bounds meet OpenCL's full-profile
 limits for the functions used here; square root and division are correctly
@@ -248,7 +248,7 @@ def _bitselect(r, inst: Instruction, ids: list[int]) -> None:
 
 @ext("shuffle", "shuffle2")
 def _vec_shuffle(r, inst: Instruction, ids: list[int]) -> None:
-    from .render_ops import dynamic_pick
+    from .ops import dynamic_pick
 
     pool = [x for i in ids[:-1] for x in r.leaves(i)]
     n = len(r.leaves(ids[0]))

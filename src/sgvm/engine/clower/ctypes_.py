@@ -1,4 +1,4 @@
-"""SPIR-V types as CUDA C leaves.
+"""SPIR-V types as C leaves.
 
 The renderer flattens every SSA value into *leaves*: scalars in the order of a
 depth-first walk of its type (a vector's components, a struct's members, an
@@ -38,7 +38,7 @@ def scalar_ctype(t: Type) -> str:
         return "char*"
     if t.op in HANDLES:
         return "u64"
-    raise UnsupportedError(f"CUDA backend: no C type for {t!r}")
+    raise UnsupportedError(f"no C type for {t!r}")
 
 
 def signed_ctype(t: Type) -> str:
@@ -86,7 +86,7 @@ def leaf_range(t: Type, indices: list[int]) -> tuple[int, int, Type]:
             start += sum(len(leaf_types(m)) for m in t.members[:i])
             t = t.members[i]
         else:
-            raise UnsupportedError(f"CUDA backend: composite index into {t!r}")
+            raise UnsupportedError(f"composite index into {t!r}")
     return start, len(leaf_types(t)), t
 
 

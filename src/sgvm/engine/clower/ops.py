@@ -1,4 +1,4 @@
-"""CUDA C for the per-work-item instructions: arithmetic, comparisons, conversions,
+"""C for the per-work-item instructions: arithmetic, comparisons, conversions,
 composites, pointers, atomics, barriers (SPIR-V 1.6 s3.52).
 
 Every handler takes the Renderer and the Instruction and emits assignments to
@@ -17,18 +17,24 @@ from ...errors import UnsupportedError
 from ...spirv import Instruction, Type
 from ..common import types as T
 from . import ctypes_ as C
-from .render_ext import EXT
 
 Handler = Callable[..., None]
 OPS: dict[str, Handler] = {}
 
 
-def op(*names: str) -> Callable[[Handler], Handler]:
-    def deco(fn: Handler) -> Handler:
-        for n in names:
-            OPS[n] = fn
-        return fn
-    return deco
+def registrar(table: dict[str, Handler]) -> Callable[..., Callable[[Handler], Handler]]:
+    """A decorator registering a handler in ``table`` under each of its opnames (a target
+    keeps its own instructions in its own table)."""
+    def op(*names: str) -> Callable[[Handler], Handler]:
+        def deco(fn: Handler) -> Handler:
+            for n in names:
+                table[n] = fn
+            return fn
+        return deco
+    return op
+
+
+op = registrar(OPS)
 
 
 def ids(inst: Instruction) -> list[int]:
@@ -557,7 +563,7 @@ def _atomic(r, inst: Instruction) -> None:
 def constant_int(r, vid: int) -> int:
     c = r.m.constants.get(vid)
     if c is None:
-        raise UnsupportedError("CUDA backend: scope or semantics that is not a constant")
+        raise UnsupportedError("a scope or memory semantics that is not a constant")
     return int(c.value or 0)
 
 
@@ -578,6 +584,6 @@ def _fence(r, inst: Instruction) -> None:
 @op("OpExtInst")
 def _ext(r, inst: Instruction) -> None:
     name = inst.ext_opname
-    if name not in EXT:
-        raise UnsupportedError(f"CUDA backend: OpenCL.std {name}")
-    EXT[name](r, inst, [o.value for o in inst.operands[2:]])
+    if name not in r.ext:
+        raise UnsupportedError(f"{r.target}: OpenCL.std {name}")
+    r.ext[name](r, inst, [o.value for o in inst.operands[2:]])
