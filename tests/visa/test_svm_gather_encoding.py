@@ -63,6 +63,20 @@ def test_decode_with_declared_types() -> None:
         SvmGather.decode(bytes.fromhex(EXAMPLE_HEX), types={10: "UD"})
 
 
+def test_spec_text_form_without_mask() -> None:
+    """The spec's own form ``[(<P>)] SVM_GATHER.<block_size>.<num_blocks> (<exec_size>) <addresses> <dst>``
+    (mask M1), parsed, and written back that way; other masks keep ``(<mask>, <exec_size>)``."""
+    spec_form = "(P1.all) SVM_GATHER.1.8 (8) V4.0 V5.64"
+    inst = SvmGather.parse(spec_form)
+    assert inst == SvmGather(8, 1, 8, RawOperand(4, 0), RawOperand(5, 64), EMask.M1,
+                             Predicate(1, PredControl.ALL))
+    assert SvmGather.parse("(P1.all) SVM_GATHER.1.8 (M1, 8) V4.0 V5.64") == inst
+    assert inst.to_text() == spec_form
+    assert SvmGather.parse("svm_gather.4.1 ( 16 ) V54.0 V55.0").exec_size == 16
+    assert SvmGather(8, 4, 1, RawOperand(1, 0), RawOperand(2, 0), EMask.M1_NM).to_text() == \
+        "SVM_GATHER.4.1 (M1_NM, 8) V1.0 V2.0"
+
+
 def test_parse_with_declared_types_and_igc_spelling() -> None:
     inst = SvmGather.parse("svm_gather.4.1 (M1, 16) V54.0 V55.0", types={54: "uq", 55: "d"})
     assert inst == SvmGather(16, 4, 1, RawOperand(54, 0, "UQ"), RawOperand(55, 0, "D"))
@@ -98,6 +112,8 @@ def test_decode_rejects(hex_: str, rule: str) -> None:
     "text",
     [
         "SVM_GATHER.4.1 (M1 8) V1.0 V2.0",
+        "SVM_GATHER.4.1 (M1) V1.0 V2.0",
+        "SVM_GATHER.4.1 (, 8) V1.0 V2.0",
         "SVM_GATHER.4.1 (M9, 8) V1.0 V2.0",
         "SVM_GATHER.4.1 (M1, 8) V1 V2.0",
         "SVM_SCATTER.4.1 (M1, 8) V1.0 V2.0",

@@ -9,7 +9,8 @@ and two ``raw_operand``\\ s, little-endian: 19 bytes in all. Text::
 
     [(<P>)] SVM_GATHER.<block_size>.<num_blocks> (<exec_size>) <addresses> <dst>
 
-where ``<exec_size>`` is ``<mask control>, <size>`` as in ``(M1_NM, 8)``.
+where ``<exec_size>`` is the size, ``(8)``, or with an execution mask control other
+than the default M1, ``<mask control>, <size>`` as in ``(M1_NM, 8)`` (IGC's spelling).
 """
 
 from __future__ import annotations
@@ -45,7 +46,7 @@ Types = Mapping[int, VisaType | str]
 
 _TEXT = re.compile(
     r"\s*(?:\(\s*(?P<pred>[^)]*?)\s*\)\s*)?SVM_GATHER\.(?P<bs>\d+)\.(?P<nb>\d+)\s*"
-    r"\(\s*(?P<mask>\w+)\s*,\s*(?P<es>\d+)\s*\)\s+(?P<addr>\S+)\s+(?P<dst>\S+)\s*",
+    r"\(\s*(?:(?P<mask>\w+)\s*,\s*)?(?P<es>\d+)\s*\)\s+(?P<addr>\S+)\s+(?P<dst>\S+)\s*",
     re.IGNORECASE,
 )
 
@@ -164,25 +165,28 @@ class SvmGather:
     # -- text -------------------------------------------------------------------
 
     def to_text(self) -> str:
-        """``[(<P>)] SVM_GATHER.<block_size>.<num_blocks> (<exec_size>) <addresses> <dst>``."""
+        """``[(<P>)] SVM_GATHER.<block_size>.<num_blocks> (<exec_size>) <addresses> <dst>``,
+        the spec's form; an execution mask control other than M1 is written ``(<mask>, <size>)``."""
         pred = f"({self.predicate.to_text()}) " if self.predicate else ""
+        size = f"{self.exec_size}" if self.emask is EMask.M1 else f"{self.emask.name}, {self.exec_size}"
         return (
             f"{pred}SVM_GATHER.{self.block_size}.{self.num_blocks} "
-            f"({self.emask.name}, {self.exec_size}) {self.addresses.to_text()} {self.dst.to_text()}"
+            f"({size}) {self.addresses.to_text()} {self.dst.to_text()}"
         )
 
     @classmethod
     def parse(cls, text: str, types: Types | None = None) -> SvmGather:
-        """Inverse of :meth:`to_text`; the mnemonic and mask names are case-insensitive
-        (IGC prints ``svm_gather``), ``types`` maps variable ids to declared types."""
+        """Inverse of :meth:`to_text`; ``(<exec_size>)`` (the spec's form, mask M1) and
+        ``(<mask>, <exec_size>)`` are both accepted, the mnemonic and mask names are
+        case-insensitive (IGC prints ``svm_gather``), ``types`` maps variable ids to declared types."""
         m = _TEXT.fullmatch(text)
         if not m:
             raise VisaError(
                 f"cannot parse {text!r}: expected '[(<P>)] SVM_GATHER.<block_size>.<num_blocks> "
-                "(<mask>, <exec_size>) <addresses> <dst>'"
+                "(<exec_size>) <addresses> <dst>' (or '(<mask>, <exec_size>)')"
             )
         try:
-            emask = EMask[m["mask"].upper()]
+            emask = EMask[m["mask"].upper()] if m["mask"] is not None else EMask.M1
         except KeyError:
             raise VisaError(f"unknown execution mask control {m['mask']!r}") from None
         types = types or {}
