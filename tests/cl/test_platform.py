@@ -29,8 +29,7 @@ def test_platform_and_device_queries() -> None:
 
 def test_unknown_queries_and_device_types() -> None:
     (platform,) = cl.get_platforms()
-    with raises_cl("CL_DEVICE_NOT_FOUND"):
-        platform.get_devices(cl.device_type.ACCELERATOR)
+    assert platform.get_devices(cl.device_type.ACCELERATOR) == []
     dev = platform.get_devices()[0]
     with raises_cl("CL_INVALID_VALUE"):
         dev.get_info(0x7777)

@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
+from collections.abc import Mapping
 from typing import Any, ClassVar
+
+import numpy as np
 
 from ..errors import Error, LogicError, MemoryError, RuntimeError
 from .constants import _Constants
@@ -21,6 +24,20 @@ def cl_error(code: str, what: str, routine: str = "") -> Error:
     return RuntimeError(what, code, routine)
 
 
+def param_text(param: Any) -> str:
+    """An info query's ``param`` for an error message: hex for an integer, else its repr."""
+    return f"{int(param):#x}" if isinstance(param, int | np.integer) else repr(param)
+
+
+def info_value(values: Mapping[int, Any], param: Any, namespace: type, routine: str) -> Any:
+    """``values[param]``, or CL_INVALID_VALUE when ``param`` is not one of its keys ("param_name
+    is not one of the supported values", OpenCL API s4-s5 clGet*Info) — whatever its type."""
+    if isinstance(param, int | np.integer) and param in values:
+        return values[param]
+    raise cl_error("CL_INVALID_VALUE", f"{param_text(param)} is not a {namespace.__name__} value sgvm "
+                   f"reports; use one of cl.{namespace.__name__}'s names", routine)
+
+
 class InfoObject(ABC):
     """Base of objects with ``get_info``; ``obj.lower_case_name`` reads ``get_info(NS.UPPER_CASE_NAME)``."""
 
@@ -33,15 +50,11 @@ class InfoObject(ABC):
     def __getattr__(self, name: str) -> Any:
         if name.startswith("_"):
             raise AttributeError(name)
-        value = self._info_ns.names().get(name.upper())
+        value = self._info_ns._names().get(name.upper())
         if value is None or not name.islower():
             raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
         return self.get_info(value)
 
-    def _unknown_param(self, param: int, routine: str) -> Error:
-        return cl_error(
-            "CL_INVALID_VALUE",
-            f"{param:#x} is not a {self._info_ns.__name__} value sgvm reports; "
-            f"use one of cl.{self._info_ns.__name__}'s names",
-            routine,
-        )
+    def _answer(self, values: Mapping[int, Any], param: Any, routine: str) -> Any:
+        """``values[param]``, or CL_INVALID_VALUE naming this object's info namespace."""
+        return info_value(values, param, self._info_ns, routine)

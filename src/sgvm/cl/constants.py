@@ -30,7 +30,7 @@ class _Constants:
         return default_format % value
 
     @classmethod
-    def names(cls) -> dict[str, int]:
+    def _names(cls) -> dict[str, int]:
         """Every constant of the namespace, name → value."""
         return {n: getattr(cls, n) for n in dir(cls) if not n.startswith("_") and isinstance(getattr(cls, n), int)}
 

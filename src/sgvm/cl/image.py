@@ -90,7 +90,7 @@ class Image(MemoryObject):
 
     def get_info(self, param: int) -> Any:
         """clGetMemObjectInfo (mem_info) or clGetImageInfo (image_info)."""
-        if param in image_info.names().values():
+        if param in image_info._names().values():
             return self.get_image_info(param)
         if param == mem_info.TYPE:
             return self.image.image_type
@@ -105,9 +105,7 @@ class Image(MemoryObject):
             ii.SLICE_PITCH: img.slice_pitch, ii.WIDTH: img.width, ii.HEIGHT: img.height, ii.DEPTH: img.depth,
             ii.ARRAY_SIZE: img.array_size, ii.BUFFER: self.parent, ii.NUM_MIP_LEVELS: 0, ii.NUM_SAMPLES: 0,
         }
-        if param not in values:
-            raise self._unknown_param(param, "clGetImageInfo")
-        return values[param]
+        return self._answer(values, param, "clGetImageInfo")
 
     def __repr__(self) -> str:
         return f"<pyopencl.Image {self.type_name} {self.shape} {self.format!r}>"
@@ -130,9 +128,7 @@ class Sampler(InfoObject):
             sampler_info.ADDRESSING_MODE: self.sampler.addressing_mode,
             sampler_info.FILTER_MODE: self.sampler.filter_mode,
         }
-        if param not in values:
-            raise self._unknown_param(param, "clGetSamplerInfo")
-        return values[param]
+        return self._answer(values, param, "clGetSamplerInfo")
 
 
 def _full(img: Image, origin: Sequence[int] | None,

@@ -10,7 +10,7 @@ import numpy as np
 
 from ..compiler.subgroup_size import kernel_sub_group_size
 from ..runtime.args import BufferArg, ImageArg, KernelArg, LocalArg, NullArg, SamplerArg, ValueArg
-from ._base import InfoObject, cl_error
+from ._base import InfoObject, cl_error, info_value, param_text
 from ._layout import ParamSpec, static_local_bytes
 from ._worksize import resolve_ndrange
 from .constants import (
@@ -49,6 +49,11 @@ def _value_bytes(value: Any) -> bytes | None:
         return bytes(memoryview(value).cast("B"))
     except TypeError:
         return None
+
+
+def _is_index(index: Any, count: int) -> bool:
+    """``index`` is an integer in ``[0, count)``."""
+    return isinstance(index, int | np.integer) and not isinstance(index, bool) and 0 <= index < count
 
 
 def _size_array(value: Any) -> list[int] | None:
@@ -91,7 +96,7 @@ class Kernel(InfoObject):
 
     def set_arg(self, index: int, value: Any) -> None:
         """clSetKernelArg (errors as in OpenCL API s5.9.2)."""
-        if not 0 <= index < len(self.params):
+        if not _is_index(index, len(self.params)):
             raise cl_error("CL_INVALID_ARG_INDEX", f"kernel '{self.name}' has arguments 0 to "
                            f"{len(self.params) - 1}; index {index} does not exist", _SET_ARG)
         self._args[index] = self._convert(self.params[index], value)
@@ -189,13 +194,11 @@ class Kernel(InfoObject):
             kernel_info.PROGRAM: self.program,
             kernel_info.ATTRIBUTES: " ".join(attrs),
         }
-        if param not in values:
-            raise self._unknown_param(param, "clGetKernelInfo")
-        return values[param]
+        return self._answer(values, param, "clGetKernelInfo")
 
     def get_arg_info(self, index: int, param: int) -> Any:
         """clGetKernelArgInfo (available whether or not -cl-kernel-arg-info was given)."""
-        if not 0 <= index < len(self.params):
+        if not _is_index(index, len(self.params)):
             raise cl_error("CL_INVALID_ARG_INDEX", f"kernel '{self.name}' has {len(self.params)} arguments",
                            "clGetKernelArgInfo")
         p = self.params[index]
@@ -209,9 +212,7 @@ class Kernel(InfoObject):
             kernel_arg_info.TYPE_QUALIFIER: quals,
             kernel_arg_info.NAME: p.name,
         }
-        if param not in values:
-            raise cl_error("CL_INVALID_VALUE", f"{param:#x} is not a cl.kernel_arg_info value", "clGetKernelArgInfo")
-        return values[param]
+        return info_value(values, param, kernel_arg_info, "clGetKernelArgInfo")
 
     @property
     def sub_group_size(self) -> int:
@@ -247,10 +248,7 @@ class Kernel(InfoObject):
             kw.PREFERRED_WORK_GROUP_SIZE_MULTIPLE: self.compiled_sub_group_size(device),
             kw.PRIVATE_MEM_SIZE: 0,
         }
-        if param not in values:
-            raise cl_error("CL_INVALID_VALUE", f"{param:#x} is not a cl.kernel_work_group_info value",
-                           "clGetKernelWorkGroupInfo")
-        return values[param]
+        return info_value(values, param, kernel_work_group_info, "clGetKernelWorkGroupInfo")
 
     def get_sub_group_info(self, device: Device | None, param: int, input_value: Any = None) -> Any:
         """clGetKernelSubGroupInfo (OpenCL 3.0 API s5.9.3, cl_khr_subgroups / cl_intel_subgroups,
@@ -286,7 +284,7 @@ class Kernel(InfoObject):
             return self._required_num_sub_groups()
         if param == ks.COMPILE_SUB_GROUP_SIZE_INTEL:
             return self.required_sub_group_size or 0
-        raise cl_error("CL_INVALID_VALUE", f"{param:#x} is not a cl.kernel_sub_group_info value", routine)
+        raise cl_error("CL_INVALID_VALUE", f"{param_text(param)} is not a cl.kernel_sub_group_info value", routine)
 
     def _local_size_for(self, count: int, sg: int, device: Device) -> list[int]:
         """CL_KERNEL_LOCAL_SIZE_FOR_SUB_GROUP_COUNT: "Any returned work-group will have one

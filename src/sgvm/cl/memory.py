@@ -92,9 +92,7 @@ class MemoryObject(InfoObject):
             mem_info.ASSOCIATED_MEMOBJECT: self.parent,
             mem_info.OFFSET: self.offset,
         }
-        if param not in values:
-            raise self._unknown_param(param, "clGetMemObjectInfo")
-        return values[param]
+        return self._answer(values, param, "clGetMemObjectInfo")
 
     def release(self) -> None:
         """clReleaseMemObject: memory is freed when the last reference goes away."""

@@ -6,6 +6,8 @@ import os
 from collections.abc import Sequence
 from typing import Any
 
+import numpy as np
+
 from ..runtime.device import CPU_DEVICE, CUDA_DEVICE, DeviceModel
 from ._base import InfoObject, cl_error
 from .constants import (
@@ -41,26 +43,26 @@ class Platform(InfoObject):
             platform_info.EXTENSIONS: " ".join(CPU_DEVICE.extensions),
             platform_info.HOST_TIMER_RESOLUTION: 1,
         }
-        if param not in values:
-            raise self._unknown_param(param, "clGetPlatformInfo")
-        return values[param]
+        return self._answer(values, param, "clGetPlatformInfo")
 
     def get_devices(self, device_type: int = device_type.ALL) -> list[Device]:
         """clGetDeviceIDs. sgvm's devices answer to DEFAULT, CPU, GPU and ALL so
-        scripts that ask for either kind run unchanged; they report CL_DEVICE_TYPE_GPU."""
-        if not device_type & (_DEVICE_TYPES_SERVED):
-            raise cl_error(
-                "CL_DEVICE_NOT_FOUND",
-                f"sgvm has no device of type {device_type:#x}; ask for device_type.GPU, CPU or ALL",
-                "clGetDeviceIDs",
-            )
-        return list(self._devices)
+        scripts that ask for either kind run unchanged; they report CL_DEVICE_TYPE_GPU.
+        Other types (ACCELERATOR, CUSTOM) give ``[]``, as PyOpenCL returns for
+        CL_DEVICE_NOT_FOUND; a value that is no device type is CL_INVALID_DEVICE_TYPE."""
+        if isinstance(device_type, bool) or not isinstance(device_type, int | np.integer) \
+                or device_type <= 0 or device_type & ~_DEVICE_TYPES_ALL and device_type != _ALL:
+            raise cl_error("CL_INVALID_DEVICE_TYPE", f"{device_type!r} is not a cl.device_type value; use e.g. "
+                           "device_type.GPU or device_type.ALL", "clGetDeviceIDs")
+        return list(self._devices) if device_type & _DEVICE_TYPES_SERVED else []
 
     def __repr__(self) -> str:
         return "<pyopencl.Platform 'sgvm' (sgvm)>"
 
 
 _DEVICE_TYPES_SERVED = device_type.DEFAULT | device_type.CPU | device_type.GPU
+_DEVICE_TYPES_ALL = _DEVICE_TYPES_SERVED | device_type.ACCELERATOR | device_type.CUSTOM
+_ALL = device_type.ALL
 
 
 def _fp_bits(names: Sequence[str]) -> int:
@@ -163,9 +165,7 @@ class Device(InfoObject):
                             ("DOUBLE", 1), ("HALF", 1)):
             values[getattr(di, f"NATIVE_VECTOR_WIDTH_{kind}")] = width
             values[getattr(di, f"PREFERRED_VECTOR_WIDTH_{kind}")] = width
-        if param not in values:
-            raise self._unknown_param(param, "clGetDeviceInfo")
-        return values[param]
+        return self._answer(values, param, "clGetDeviceInfo")
 
     def __repr__(self) -> str:
         return f"<pyopencl.Device '{self.model.name}' on 'sgvm'>"
@@ -217,6 +217,10 @@ class Context(InfoObject):
     ) -> None:
         if devices is None:
             devices = _PLATFORM.get_devices(dev_type if dev_type is not None else device_type.DEFAULT)[:1]
+            if not devices:
+                raise cl_error("CL_DEVICE_NOT_FOUND", f"sgvm has no device of type "
+                               f"{device_type.to_string(dev_type, '%#x')}; ask for device_type.GPU, CPU or ALL",
+                               "clCreateContextFromType")
         devices = list(devices)
         if not devices or not all(isinstance(d, Device) for d in devices):
             raise cl_error("CL_INVALID_DEVICE", "pass a list of sgvm devices from Platform.get_devices()",
@@ -232,9 +236,7 @@ class Context(InfoObject):
             context_info.PROPERTIES: list(self.properties),
             context_info.NUM_DEVICES: len(self.devices),
         }
-        if param not in values:
-            raise self._unknown_param(param, "clGetContextInfo")
-        return values[param]
+        return self._answer(values, param, "clGetContextInfo")
 
     def __repr__(self) -> str:
         return f"<pyopencl.Context on {', '.join(d.model.name for d in self.devices)}>"

@@ -11,7 +11,7 @@ from ..compiler.lines import attach_locations
 from ..compiler.subgroup_size import check_sub_group_sizes
 from ..errors import BuildError, SpirvFormatError
 from ..spirv import Module, read
-from ._base import InfoObject, cl_error
+from ._base import InfoObject, cl_error, info_value
 from ._layout import ParamSpec, kernel_params, type_layout
 from ._signature import source_params
 from .constants import build_status, program_binary_type, program_build_info, program_info
@@ -171,9 +171,7 @@ class Program(InfoObject):
             pi.BINARIES: [self.spirv],
             pi.IL: self.il if self.source is None else None,
         }
-        if param not in values:
-            raise self._unknown_param(param, "clGetProgramInfo")
-        return values[param]
+        return self._answer(values, param, "clGetProgramInfo")
 
     def get_build_info(self, device: Device, param: int) -> Any:
         """clGetProgramBuildInfo: STATUS, OPTIONS, LOG, BINARY_TYPE, GLOBAL_VARIABLE_TOTAL_SIZE."""
@@ -191,10 +189,7 @@ class Program(InfoObject):
             pb.LOG: self._log,
             pb.BINARY_TYPE: program_binary_type.EXECUTABLE if self.built else program_binary_type.NONE,
         }
-        if param not in values:
-            raise cl_error("CL_INVALID_VALUE", f"{param:#x} is not a cl.program_build_info value",
-                           "clGetProgramBuildInfo")
-        return values[param]
+        return info_value(values, param, program_build_info, "clGetProgramBuildInfo")
 
     def all_kernels(self) -> list[Kernel]:
         """clCreateKernelsInProgram."""
@@ -205,8 +200,8 @@ class Program(InfoObject):
     def __getattr__(self, name: str) -> Any:
         if name.startswith("_"):
             raise AttributeError(name)
-        if name.upper() in program_info.names() and name.islower():
-            return self.get_info(program_info.names()[name.upper()])
+        if name.upper() in program_info._names() and name.islower():
+            return self.get_info(program_info._names()[name.upper()])
         if self.built and name in self._params:
             from .kernel import Kernel
 

@@ -11,7 +11,7 @@ import time
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from ._base import InfoObject, cl_error
+from ._base import InfoObject, cl_error, param_text
 from .constants import (
     command_execution_status,
     command_queue_info,
@@ -63,9 +63,7 @@ class CommandQueue(InfoObject):
             command_queue_info.REFERENCE_COUNT: 1,
             command_queue_info.PROPERTIES: self.properties,
         }
-        if param not in values:
-            raise self._unknown_param(param, "clGetCommandQueueInfo")
-        return values[param]
+        return self._answer(values, param, "clGetCommandQueueInfo")
 
     def finish(self) -> None:
         """clFinish: every command has already completed."""
@@ -118,7 +116,7 @@ class _Profile:
         return getattr(self._event.result, "profile", None)
 
     def __getattr__(self, name: str) -> int:
-        value = profiling_info.names().get(name.upper())
+        value = profiling_info._names().get(name.upper())
         if value is None or name.startswith("_"):
             raise AttributeError(name)
         return self._event.get_profiling_info(value)
@@ -152,9 +150,7 @@ class Event(InfoObject):
             event_info.COMMAND_EXECUTION_STATUS: command_execution_status.COMPLETE,
             event_info.CONTEXT: self.queue.context if self.queue else None,
         }
-        if param not in values:
-            raise self._unknown_param(param, "clGetEventInfo")
-        return values[param]
+        return self._answer(values, param, "clGetEventInfo")
 
     def get_profiling_info(self, param: int) -> int:
         """clGetEventProfilingInfo; needs a queue created with PROFILING_ENABLE."""
@@ -167,7 +163,7 @@ class Event(InfoObject):
         order = (profiling_info.QUEUED, profiling_info.SUBMIT, profiling_info.START, profiling_info.END,
                  profiling_info.COMPLETE)
         if param not in order:
-            raise cl_error("CL_INVALID_VALUE", f"{param:#x} is not a cl.profiling_info value",
+            raise cl_error("CL_INVALID_VALUE", f"{param_text(param)} is not a cl.profiling_info value",
                            "clGetEventProfilingInfo")
         return self._times[order.index(param)]
 
