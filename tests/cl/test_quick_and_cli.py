@@ -113,3 +113,103 @@ def test_cli_needs_a_kernel_name(tmp_path: Path) -> None:
     proc = _sgvm("run", "k.cl", "--global", "8", cwd=tmp_path)
     assert proc.returncode == 1
     assert proc.stderr.strip() == "sgvm: error: k.cl has kernels saxpy, hello; choose one with --kernel"
+
+
+TYPED = """
+typedef struct { float a; int b; } pair;
+__kernel void typed(__global float *f, __global const float4 *v, __global uint *u, __global half *h,
+                    __global uchar *bytes, __global pair *s, int n)
+{
+    int i = get_global_id(0);
+    f[i] = v[i].y + (float)u[i] + vload_half(i, h) + bytes[i] + s[i].a + (float)n;
+}
+"""
+
+
+def _typed_args(n: int = 8) -> list:
+    pair = np.dtype([("a", "f4"), ("b", "i4")])
+    return [np.zeros(n, np.float32), np.ones((n, 4), np.float32), np.arange(n, dtype=np.uint32),
+            np.full(n, 0.5, np.float16), np.full(n, 2, np.uint8), np.zeros(n, pair), np.int32(1)]
+
+
+def test_run_accepts_arrays_of_the_pointee_type() -> None:
+    args = _typed_args()
+    args[2] = args[2].view(np.int32)  # same bits, other signedness
+    args[4] = np.zeros(2, np.float32)  # a byte pointer takes any plain data
+    args[4][:] = np.frombuffer(np.full(8, 2, np.uint8).tobytes(), np.float32)
+    cl4 = np.zeros(8, cl.cltypes.float4)
+    cl4["y"] = 1
+    args[1] = cl4
+    sgvm.run(TYPED, "typed", (8,), None, *args)
+    np.testing.assert_array_equal(args[0], 1 + np.arange(8) + 0.5 + 2 + 0 + 1)
+
+
+@pytest.mark.parametrize(("index", "array", "want"), [
+    (0, np.zeros(8, np.float64), "float32"),
+    (0, np.zeros(8, np.complex64), "float32"),
+    (0, np.zeros(8, np.int32), "float32"),
+    (1, np.zeros((8, 4), np.float64), "float32"),
+    (2, np.zeros(8, np.float32), "uint32"),
+    (2, np.zeros(8, np.int64), "uint32"),
+    (3, np.zeros(8, np.float32), "float16"),
+])
+def test_run_refuses_arrays_of_another_type(index: int, array: np.ndarray, want: str) -> None:
+    args = _typed_args()
+    args[index] = array
+    with raises_cl("CL_INVALID_ARG_VALUE") as info:
+        sgvm.run(TYPED, "typed", (8,), None, *args)
+    message = str(info.value)
+    name = ["f", "v", "u", "h"][index]
+    assert f"('{name}')" in message and f"dtype {array.dtype}" in message and f"astype(np.{want})" in message
+
+
+def test_run_refuses_object_arrays_and_numbers_that_do_not_fit() -> None:
+    args = _typed_args()
+    args[0] = np.array([object()] * 8, dtype=object)
+    with raises_cl("CL_INVALID_VALUE"):
+        sgvm.run(TYPED, "typed", (8,), None, *args)
+    args = _typed_args()
+    for bad in (2**40, 2.5):
+        args[-1] = bad
+        with raises_cl("CL_INVALID_ARG_VALUE") as info:
+            sgvm.run(TYPED, "typed", (8,), None, *args)
+        assert "argument 6 ('n') is int" in str(info.value)
+
+
+def test_run_takes_a_path(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    (tmp_path / "k.cl").write_text(SAXPY)
+    x, y = np.arange(8, dtype=np.float32), np.zeros(8, np.float32)
+    sgvm.run(tmp_path / "k.cl", "saxpy", (8,), None, x, y, np.float32(2), np.int32(8))
+    np.testing.assert_array_equal(y, 2 * x)
+    monkeypatch.chdir(tmp_path)
+    sgvm.run("k.cl", "saxpy", (8,), None, x, y, np.float32(1), np.int32(8))
+    np.testing.assert_array_equal(y, 3 * x)
+    (tmp_path / "k.spv").write_bytes(cl.Program(cl.create_some_context(), SAXPY).build().binaries[0])
+    sgvm.run(str(tmp_path / "k.spv"), "saxpy", (8,), None, x, y, np.float32(1), np.int32(8))
+    np.testing.assert_array_equal(y, 4 * x)
+    (tmp_path / "bad.cl").write_text("kernel void k(global int *a) { a[0] = ; }")
+    with pytest.raises(sgvm.BuildError) as info:
+        sgvm.run(tmp_path / "bad.cl", "k", (1,), None, np.zeros(1, np.int32))
+    assert "bad.cl:1:" in info.value.log
+    with pytest.raises(FileNotFoundError):
+        sgvm.run("missing.cl", "k", (1,))
+
+
+@pytest.mark.parametrize("options", [["-b", "-cl-std=CL2.0"], ["--build-options", "-cl-std=CL2.0 -cl-mad-enable"],
+                                     ["-b=-cl-std=CL2.0"]])
+def test_cli_takes_option_like_build_options(tmp_path: Path, options: list[str]) -> None:
+    """A prime global size needs a remainder work-group, which OpenCL C 1.2 (the default) forbids."""
+    (tmp_path / "k.cl").write_text(SAXPY)
+    proc = _sgvm("run", "k.cl", "-k", "saxpy", "-g", "7", "-l", "2", "-a", "x=zeros:7:float",
+                 "-a", "y=zeros:7:float", "-a", "a=float:1", "-a", "n=int:7", *options, cwd=tmp_path)
+    assert proc.returncode == 0, proc.stderr
+
+
+def test_cli_refuses_arrays_of_another_type(tmp_path: Path) -> None:
+    (tmp_path / "k.cl").write_text(SAXPY)
+    np.save(tmp_path / "x.npy", np.zeros(8, np.float64))
+    proc = _sgvm("run", "k.cl", "-k", "saxpy", "-g", "8", "-a", "x=x.npy", "-a", "y=zeros:8:float",
+                 "-a", "a=float:1", "-a", "n=int:8", cwd=tmp_path)
+    assert proc.returncode == 1
+    (line,) = proc.stderr.strip().splitlines()
+    assert "argument 0 ('x')" in line and "float64" in line and "a .npy file of dtype float32" in line

@@ -91,6 +91,7 @@ class ParamSpec:
     qualifiers: frozenset[str]
     access: str  # "read_only", "write_only", "read_write" for images, else "none"
     type: Type
+    declared: bool = False  # name and type_name come from the OpenCL C source
 
     @property
     def label(self) -> str:
@@ -139,7 +140,7 @@ def kernel_params(module: Module, kernel: str, source: list[SourceParam] | None)
         name = (src.name if src and src.name else "") or module.names.get(p.result_id, "") or f"argument {i}"
         type_name = src.type_name if src else spirv_type_name(t.pointee if kind == "value" and t.op == "Pointer"
                                                                and t.pointee is not None else t)
-        out.append(ParamSpec(i, name, kind, size, type_name, frozenset(quals), access, t))
+        out.append(ParamSpec(i, name, kind, size, type_name, frozenset(quals), access, t, src is not None))
     return out
 
 

@@ -3,12 +3,14 @@ the image forms of ``enqueue_copy``."""
 
 from __future__ import annotations
 
+import builtins
 from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
 from numpy.lib.stride_tricks import as_strided
 
+from ..runtime.device import DeviceModel
 from ..runtime.images.formats import ImageFormat, supported_formats
 from ..runtime.images.image import Image as _RuntimeImage
 from ..runtime.images.sampler import Sampler as _RuntimeSampler
@@ -22,6 +24,38 @@ from .queue import CommandQueue, Event
 _TYPES = {(1, False): mem_object_type.IMAGE1D, (2, False): mem_object_type.IMAGE2D,
           (3, False): mem_object_type.IMAGE3D, (2, True): mem_object_type.IMAGE1D_ARRAY,
           (3, True): mem_object_type.IMAGE2D_ARRAY}
+
+
+def _image_limits(model: DeviceModel, image_type: int) -> tuple[tuple[str, int], ...]:
+    """Each coordinate's name and the device's limit for it (OpenCL API s5.3.1.2, image_desc)."""
+    wide = ("width", model.image2d_max_width)
+    high = ("height", model.image2d_max_height)
+    array = ("array size", model.image_max_array_size)
+    return {
+        mem_object_type.IMAGE1D: (wide,),
+        mem_object_type.IMAGE1D_BUFFER: (("width", model.image_max_buffer_size),),
+        mem_object_type.IMAGE1D_ARRAY: (wide, array),
+        mem_object_type.IMAGE2D: (wide, high),
+        mem_object_type.IMAGE2D_ARRAY: (wide, high, array),
+        mem_object_type.IMAGE3D: (("width", model.image3d_max_width), ("height", model.image3d_max_height),
+                                  ("depth", model.image3d_max_depth)),
+    }[image_type]
+
+
+def _check_image_size(model: DeviceModel, image_type: int, shape: tuple[int, ...], element_size: int,
+                      routine: str) -> None:
+    """CL_INVALID_IMAGE_SIZE "if image dimensions specified in image_desc exceed the maximum image
+    dimensions described in the Device Queries table"; an image larger than
+    CL_DEVICE_MAX_MEM_ALLOC_SIZE bytes is refused the same way (sgvm allocates it whole)."""
+    name = mem_object_type.to_string(image_type)
+    for (what, limit), size in zip(_image_limits(model, image_type), shape, strict=True):
+        if not 1 <= size <= limit:
+            raise cl_error("CL_INVALID_IMAGE_SIZE", f"{name} {what} {size}: the device allows 1 to {limit}",
+                           routine)
+    nbytes = int(np.prod(shape, dtype=object)) * element_size
+    if nbytes > model.max_mem_alloc_size:
+        raise cl_error("CL_INVALID_IMAGE_SIZE", f"{name} of shape {shape} needs {nbytes} bytes, more than "
+                       f"CL_DEVICE_MAX_MEM_ALLOC_SIZE ({model.max_mem_alloc_size})", routine)
 
 
 def get_supported_image_formats(context: Context, flags: int, image_type: int) -> list[ImageFormat]:
@@ -61,11 +95,16 @@ class Image(MemoryObject):
         if image_type is None:
             raise cl_error("CL_INVALID_IMAGE_DESCRIPTOR", f"shape {shape} with is_array={is_array} is no image type",
                            routine)
+        _check_image_size(context.devices[0].model, image_type, shape, format.element_size, routine)
         pitches = tuple(pitches or ())
         own = pitches if buffer is not None else ()
-        image = _RuntimeImage(format, image_type, shape, row_pitch=own[0] if own else 0,
-                              slice_pitch=own[1] if len(own) > 1 else 0,
-                              data=buffer.allocation if buffer is not None else None, name="image")
+        try:
+            image = _RuntimeImage(format, image_type, shape, row_pitch=own[0] if own else 0,
+                                  slice_pitch=own[1] if len(own) > 1 else 0,
+                                  data=buffer.allocation if buffer is not None else None, name="image")
+        except builtins.MemoryError:
+            raise cl_error("CL_MEM_OBJECT_ALLOCATION_FAILURE", f"the host cannot allocate the {shape} image",
+                           routine) from None
         if hostbuf is not None:
             host = host_bytes(hostbuf, routine, writable=bool(flags & mem_flags.USE_HOST_PTR))
             if flags & mem_flags.USE_HOST_PTR and not pitches and host.nbytes >= image.nbytes:

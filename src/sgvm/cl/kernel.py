@@ -25,7 +25,7 @@ from .constants import (
     mem_flags,
 )
 from .image import Image, Sampler
-from .memory import Buffer, LocalMemory, MemoryObject
+from .memory import Buffer, LocalMemory, MemoryObject, refuse_objects
 from .platform import Device
 from .program import Program
 from .queue import CommandQueue, Event
@@ -37,6 +37,33 @@ _ACCESS = {"read_only": kernel_arg_access_qualifier.READ_ONLY, "write_only": ker
            "read_write": kernel_arg_access_qualifier.READ_WRITE, "none": kernel_arg_access_qualifier.NONE}
 _IMAGE_TYPES = {("1D", 0): "IMAGE1D", ("1D", 1): "IMAGE1D_ARRAY", ("2D", 0): "IMAGE2D",
                 ("2D", 1): "IMAGE2D_ARRAY", ("3D", 0): "IMAGE3D", ("Buffer", 0): "IMAGE1D_BUFFER"}
+
+
+def python_scalar(value: bool | int | float, dtype: np.dtype, label: str, type_name: str,
+                  routine: str = _SET_ARG) -> np.generic:
+    """A Python number as ``dtype``, the NumPy type of parameter ``label`` (OpenCL C type
+    ``type_name``); CL_INVALID_ARG_VALUE when the value does not fit the type or would lose
+    its fraction, instead of NumPy's OverflowError or a silent truncation."""
+    if dtype.kind in "iub":
+        if isinstance(value, float) and not value.is_integer():
+            raise cl_error("CL_INVALID_ARG_VALUE", f"{label} is {type_name}, an integer type: {value!r} has "
+                           "a fraction; pass an integer", routine)
+        info = (0, 1) if dtype.kind == "b" else (np.iinfo(dtype).min, np.iinfo(dtype).max)
+        if not info[0] <= value <= info[1]:
+            raise cl_error("CL_INVALID_ARG_VALUE", f"{label} is {type_name}: {value!r} does not fit its range "
+                           f"[{info[0]}, {info[1]}]; pass a value in range or change the parameter's type",
+                           routine)
+        return dtype.type(int(value))
+    finite = np.isfinite(value) if isinstance(value, float) else True
+    with np.errstate(over="ignore"):
+        try:
+            converted = dtype.type(value)
+        except OverflowError:
+            converted = dtype.type(np.inf)
+    if finite and not np.isfinite(converted):
+        raise cl_error("CL_INVALID_ARG_VALUE", f"{label} is {type_name}: {value!r} is beyond its largest finite "
+                       f"value {np.finfo(dtype).max}", routine)
+    return converted
 
 
 def _value_bytes(value: Any) -> bytes | None:
@@ -142,11 +169,19 @@ class Kernel(InfoObject):
 
     def _value_arg(self, p: ParamSpec, value: Any) -> bytes:
         dtype = self._scalar_dtypes[p.index] if self._scalar_dtypes else None
-        if dtype is not None and value is not None and not isinstance(value, MemoryObject):
-            value = np.asarray(value, dtype=dtype)[()]
+        if dtype is not None and isinstance(value, bool | int | float) and dtype.kind in "biuf":
+            value = python_scalar(value, dtype, p.label, p.type_name)
+        elif dtype is not None and value is not None and not isinstance(value, MemoryObject):
+            refuse_objects(value, p.label, _SET_ARG)
+            try:
+                value = np.asarray(value, dtype=dtype)[()]
+            except (OverflowError, TypeError, ValueError) as exc:
+                raise cl_error("CL_INVALID_ARG_VALUE", f"{p.label}: {value!r} is no {dtype} value ({exc}); "
+                               "pass a value of the dtype set_scalar_arg_dtypes declared", _SET_ARG) from None
         if value is None or isinstance(value, (MemoryObject, LocalMemory, Sampler)):
             raise cl_error("CL_INVALID_ARG_VALUE", f"{p.label} is a by-value {p.type_name}: pass a NumPy "
                            f"scalar or structured value, not {type(value).__name__}", _SET_ARG)
+        refuse_objects(value, p.label, _SET_ARG)
         data = _value_bytes(value)
         if data is None:
             raise cl_error(

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import builtins
 from collections.abc import Sequence
 from typing import Any
 
@@ -21,8 +22,30 @@ _HOST_ACCESS = mem_flags.HOST_WRITE_ONLY | mem_flags.HOST_READ_ONLY | mem_flags.
 _ALL_FLAGS = _ACCESS | _HOST_PTR | _HOST_ACCESS | mem_flags.KERNEL_READ_AND_WRITE
 
 
+def holds_objects(obj: Any) -> bool:
+    """``obj`` (a NumPy array or scalar, or any buffer) holds Python object references rather
+    than plain data: dtype ``object``, ``StringDType`` or a record with such a field."""
+    if isinstance(obj, np.ndarray | np.generic):
+        return obj.dtype.hasobject
+    try:
+        return "O" in memoryview(obj).format
+    except (TypeError, ValueError):
+        return False
+
+
+def refuse_objects(obj: Any, what: str, routine: str) -> None:
+    """CL_INVALID_VALUE for host memory that holds Python object references: a kernel writing
+    there would overwrite the interpreter's pointers."""
+    if holds_objects(obj):
+        dtype = getattr(obj, "dtype", "object")
+        raise cl_error("CL_INVALID_VALUE", f"{what} has dtype {dtype}, which holds Python object references, "
+                       "not data a kernel can use; convert it to a numeric or record dtype first "
+                       "(e.g. array.astype(np.float32))", routine)
+
+
 def host_bytes(obj: Any, routine: str, *, writable: bool = False) -> np.ndarray:
     """A uint8 view sharing the memory of a contiguous host buffer (NumPy array, bytes …)."""
+    refuse_objects(obj, "the host buffer", routine)
     if isinstance(obj, np.ndarray) and not obj.flags.c_contiguous and obj.flags.f_contiguous:
         obj = obj.T
     try:
@@ -33,6 +56,15 @@ def host_bytes(obj: Any, routine: str, *, writable: bool = False) -> np.ndarray:
     if writable and not view.flags.writeable:
         raise cl_error("CL_INVALID_VALUE", "the host buffer is read-only; pass a writable NumPy array", routine)
     return view
+
+
+def allocate_bytes(size: int, routine: str) -> np.ndarray:
+    """``size`` zeroed bytes; CL_MEM_OBJECT_ALLOCATION_FAILURE when the host has no room."""
+    try:
+        return np.zeros(size, np.uint8)
+    except builtins.MemoryError:
+        raise cl_error("CL_MEM_OBJECT_ALLOCATION_FAILURE", f"the host cannot allocate {size} bytes for the "
+                       "memory object", routine) from None
 
 
 def check_flags(flags: int, routine: str) -> None:
@@ -134,7 +166,7 @@ class Buffer(MemoryObject):
         if host is not None and flags & mem_flags.USE_HOST_PTR:
             data = host[:size]
         else:
-            data = np.zeros(size, np.uint8)
+            data = allocate_bytes(size, routine)
             if host is not None:
                 data[:] = host[:size]
         alloc = Allocation(data, "global", read_only=bool(flags & mem_flags.READ_ONLY))

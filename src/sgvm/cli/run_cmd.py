@@ -26,6 +26,9 @@ class UsageError(SgvmError):
     """A mistake on the ``sgvm run`` command line."""
 
 
+CLI_FIX = "give --arg {name}=zeros:COUNT:{dtype} or a .npy file of dtype {dtype}"
+
+
 def register(subparsers: Any) -> None:
     p = subparsers.add_parser("run", help="run a kernel once on arrays from .npy files or literals",
                               description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -58,7 +61,7 @@ def _sizes(text: str | None, what: str) -> tuple[int, ...] | None:
 
 
 def _dtype(name: str, spec: str) -> np.dtype:
-    from ..runtime.quick import scalar_dtype
+    from ..runtime.array_args import scalar_dtype
 
     try:
         return scalar_dtype(name)
@@ -121,17 +124,14 @@ def _bind(params: list[Any], kernel: str, specs: list[tuple[str, str]]) -> tuple
 
 def main(args: argparse.Namespace) -> int:
     from .. import cl
-    from ..runtime.quick import _context, run
+    from ..runtime.array_args import check_array
+    from ..runtime.quick import _context, read_program_file, run
 
-    data = Path(args.file).read_bytes()
-    source: str | bytes = data if data[:4] in (b"\x03\x02\x23\x07", b"\x07\x23\x02\x03") else data.decode()
+    source = read_program_file(args.file)
     profile = args.profile or args.profile_json is not None
     options = args.build_options
-    if isinstance(source, str):  # diagnostics and source lines name the user's file
-        name = args.file.replace("\\", "\\\\").replace('"', '\\"')
-        source = f'#line 1 "{name}"\n{source}'
-        if profile and "-g" not in options.split():
-            options = f"{options} -g".strip()
+    if isinstance(source, str) and profile and "-g" not in options.split():
+        options = f"{options} -g".strip()
     ctx, _ = _context()
     prg = cl.Program(ctx, source).build(options)
     names = prg.module.kernel_names
@@ -148,6 +148,9 @@ def main(args: argparse.Namespace) -> int:
     for name in [n for n, _ in saves] + args.print_args:
         if name not in index or not isinstance(values[index[name]], np.ndarray):
             raise UsageError(f"'{name}' is not an array argument of kernel '{kernel}'")
+    for p, value in zip(params, values, strict=True):
+        if p.kind in ("global", "constant") and isinstance(value, np.ndarray):
+            check_array(p, value, CLI_FIX)
     result = run(prg, kernel, _sizes(args.global_size, "global"), _sizes(args.local_size, "local"),
                  *values, global_offset=_sizes(args.offset, "offset"), profile=profile)
     for name, path in saves:

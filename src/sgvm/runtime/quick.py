@@ -7,34 +7,43 @@
 from __future__ import annotations
 
 import functools
+import os
+from pathlib import Path
 from typing import Any
 
 import numpy as np
 
+from . import residency
 from .launch import LaunchResult
 
-# OpenCL C scalar type names → NumPy dtypes (OpenCL C 3.0 s6.3.1, "Built-in Scalar Data Types").
-OPENCL_SCALARS: dict[str, np.dtype] = {
-    name: np.dtype(dt) for name, dt in {
-        "bool": np.bool_, "char": np.int8, "uchar": np.uint8, "unsigned char": np.uint8,
-        "short": np.int16, "ushort": np.uint16, "unsigned short": np.uint16,
-        "int": np.int32, "uint": np.uint32, "unsigned int": np.uint32, "unsigned": np.uint32,
-        "long": np.int64, "ulong": np.uint64, "unsigned long": np.uint64,
-        "size_t": np.uint64, "ptrdiff_t": np.int64, "intptr_t": np.int64, "uintptr_t": np.uint64,
-        "half": np.float16, "float": np.float32, "double": np.float64,
-    }.items()
-}
+SPIRV_MAGIC = (b"\x03\x02\x23\x07", b"\x07\x23\x02\x03")
 
 
-def scalar_dtype(name: str) -> np.dtype:
-    """A NumPy dtype from an OpenCL C scalar name ("uint") or a NumPy name ("uint32")."""
-    key = " ".join(name.split())
-    if key in OPENCL_SCALARS:
-        return OPENCL_SCALARS[key]
-    dtype = np.dtype(key)
-    if dtype.kind not in "biuf":
-        raise TypeError(f"{name!r} is not a scalar type")
-    return dtype
+def read_program_file(path: str | os.PathLike[str]) -> str | bytes:
+    """A program file's contents: SPIR-V bytes (recognised by the magic number) or OpenCL C
+    text, which gets a ``#line`` directive so diagnostics and source lines name the file."""
+    from ..cl._base import cl_error
+
+    name = os.fspath(path)
+    data = Path(name).read_bytes()
+    if data[:4] in SPIRV_MAGIC:
+        return data
+    try:
+        text = data.decode()
+    except UnicodeDecodeError as exc:
+        raise cl_error("CL_INVALID_VALUE", f"{name} is neither SPIR-V nor UTF-8 OpenCL C text (byte {exc.start} "
+                       f"is {data[exc.start]:#04x}); save the source as UTF-8", "sgvm.run") from None
+    escaped = name.replace("\\", "\\\\").replace('"', '\\"')
+    return f'#line 1 "{escaped}"\n{text}'
+
+
+def _is_path(source: Any) -> bool:
+    """``sgvm.run``'s first argument names a file: a ``Path``, or a one-line string ending in
+    ``.cl``, ``.clc`` or ``.spv`` (OpenCL C source always has more than that)."""
+    if isinstance(source, os.PathLike):
+        return True
+    return isinstance(source, str) and "\n" not in source and \
+        source.strip().lower().endswith((".cl", ".clc", ".spv"))
 
 
 @functools.lru_cache(maxsize=1)
@@ -58,8 +67,10 @@ def _program(source_or_program: Any, options: str) -> Any:
 
     ctx, _ = _context()
     prg = source_or_program
+    if _is_path(prg):
+        prg = read_program_file(prg.strip() if isinstance(prg, str) else prg)
     if not isinstance(prg, cl.Program):
-        prg = cl.Program(ctx, source_or_program)
+        prg = cl.Program(ctx, prg)
     if not prg.built:
         prg.build(options)
     return prg
@@ -67,11 +78,13 @@ def _program(source_or_program: Any, options: str) -> Any:
 
 def run(source_or_program: Any, kernel: str, global_size: Any, local_size: Any = None, *args: Any,
         options: str = "", global_offset: Any = None, profile: bool = False) -> LaunchResult:
-    """Build (OpenCL C source, SPIR-V bytes or a ``cl.Program``) and run ``kernel`` once.
+    """Build (OpenCL C source, SPIR-V bytes, a path to a ``.cl`` or ``.spv`` file, or a
+    ``cl.Program``) and run ``kernel`` once.
 
     NumPy arrays passed for pointer parameters are bound as global buffers and
-    updated in place; by-value parameters take NumPy scalars (Python numbers are
-    converted to the parameter's OpenCL C type when it is a plain scalar);
+    updated in place (on every device); their elements must be the pointee type
+    (``check_array``). By-value parameters take NumPy scalars (Python numbers are
+    converted to the parameter's OpenCL C type when it is a plain scalar and fits);
     ``cl.LocalMemory`` or an int of bytes for ``__local`` parameters. Returns the
     :class:`~sgvm.runtime.launch.LaunchResult` (``printf`` output, step counts);
     printf output is also written to stdout. Errors are ``sgvm.cl`` errors.
@@ -79,6 +92,7 @@ def run(source_or_program: Any, kernel: str, global_size: Any, local_size: Any =
     with the message profile (docs/visa.md).
     """
     from .. import cl
+    from .array_args import OPENCL_SCALARS, check_array, python_number
 
     if profile and "-g" not in options.split():
         options = f"{options} -g".strip()
@@ -91,23 +105,29 @@ def run(source_or_program: Any, kernel: str, global_size: Any, local_size: Any =
         names = ", ".join(p.name for p in knl.params)
         raise cl.LogicError(f"kernel '{kernel}' takes {len(knl.params)} arguments ({names}), got {len(args)}",
                             "CL_INVALID_KERNEL_ARGS", "sgvm.run")
-    bound, write_back = [], []
+    bound, buffers, write_back = [], [], []
     for p, value in zip(knl.params, args, strict=True):
         if p.kind in ("global", "constant") and isinstance(value, np.ndarray):
+            check_array(p, value)
             host = value if value.flags.c_contiguous and value.flags.writeable else np.ascontiguousarray(value)
             flags = cl.mem_flags.READ_WRITE | cl.mem_flags.USE_HOST_PTR
-            bound.append(cl.Buffer(ctx, flags, hostbuf=host) if host.nbytes else None)
+            buf = cl.Buffer(ctx, flags, hostbuf=host) if host.nbytes else None
+            bound.append(buf)
+            if buf is not None:
+                buffers.append(buf)
             if host is not value and value.flags.writeable:
                 write_back.append((value, host))
         elif p.kind == "local" and isinstance(value, int):
             bound.append(cl.LocalMemory(value))
         elif p.kind == "value" and isinstance(value, (bool, int, float)) and not isinstance(value, np.generic) \
                 and p.type_name in OPENCL_SCALARS:
-            bound.append(OPENCL_SCALARS[p.type_name].type(value))
+            bound.append(python_number(p, value))
         else:
             bound.append(value)
     event = knl(queue, global_size, local_size, *bound, global_offset=global_offset)
     queue.finish()
+    for buf in buffers:  # a device with its own memory (CUDA) copies the results back into the arrays
+        residency.host_access(buf.allocation)
     for value, host in write_back:
         value[...] = host
     return event.result if event.result is not None else LaunchResult()
