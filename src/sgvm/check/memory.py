@@ -3,9 +3,11 @@ local or private memory.
 
 Faults come as ``memory_fault`` events: attaching this plugin makes the engine
 report and skip the faulting lanes (their loads give 0) instead of raising
-KernelMemoryError, so one run shows every bad access. Local and private arenas
-get one "initialised" bit per byte per batch, set by stores and checked by loads
-(not at all once every byte of the arena was written).
+KernelMemoryError, so one run shows every bad access (a local or private object's
+offsets count from the accessing work-group's or work-item's own copy). Local and
+private objects (``engine.cpu.arenas``) get one "initialised" bit per byte per batch,
+set by stores and checked by loads (not at all once every byte of the object was
+written).
 """
 
 from __future__ import annotations
@@ -14,7 +16,8 @@ from typing import Any
 
 import numpy as np
 
-from ..runtime.memory import OFFSET_BITS, OFFSET_MASK, allocation
+from ..engine.cpu.arenas import Arena
+from ..engine.cpu.memory_access import describe, locate
 from .plugin import Plugin
 
 REASONS = {"out-of-bounds": "out-of-bounds", "invalid": "out-of-bounds",
@@ -39,14 +42,6 @@ def elements(ev: Any, S: int) -> tuple[np.ndarray, np.ndarray, int]:
     return np.repeat(lanes, ev.count), el.ravel(), size
 
 
-def describe(st: Any, pointer: int) -> str:
-    """How a message names the allocation behind a tagged pointer."""
-    aid = pointer >> OFFSET_BITS
-    a = allocation(aid) if aid else None
-    if a is None:
-        return "a null pointer" if aid == 0 else "no allocation"
-    name = st.names.get(a.id) or (f"{a.space} '{a.name}'" if a.name else f"{a.space} memory")
-    return f"{name} ({a.size} bytes)"
 
 
 class MemoryPlugin(Plugin):
@@ -61,10 +56,10 @@ class MemoryPlugin(Plugin):
     def memory_fault(self, st: Any, f: Any) -> None:
         for reason in np.unique(f.reasons):
             sel = f.reasons == reason
-            p = int(f.pointers[sel][0])
+            a, aid, off = locate(int(f.pointers[sel][0]), int(f.lanes[sel][0]))
             self.flag(st, REASONS.get(str(reason), "out-of-bounds"), f.lanes[sel],
                       f"{reason.rstrip(':')} {f.kind} of {f.nbytes} bytes at byte offset "
-                      f"{p & OFFSET_MASK} of {describe(st, p)}", inst=f.inst)
+                      f"{off} of {describe(st.names, a, aid)}", inst=f.inst)
 
     def memory_access(self, st: Any, ev: Any) -> None:
         a = ev.allocation
@@ -76,7 +71,7 @@ class MemoryPlugin(Plugin):
             return
         shadow = self._init.get(a.id)
         if shadow is None:
-            if a is not st.local and a is not st.private:
+            if not isinstance(a, Arena):
                 return  # by-value arguments: initialised by the host
             shadow = self._init[a.id] = np.zeros(-(-a.size // 8) * 8, np.uint8)
         lanes, idx, view, full = self._cells(st, ev, shadow)

@@ -182,7 +182,7 @@ class RacePlugin(Plugin):
         cell = min(low & -low, 64)
         sh = self._shadows.get(a.id)
         if sh is None:
-            sh = self._shadows[a.id] = Shadow(a.size, cell, a is st.local)
+            sh = self._shadows[a.id] = Shadow(a.size, cell, a.space == "local")
         elif cell < sh.cell:
             sh.split(cell)
         return sh

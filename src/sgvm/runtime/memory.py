@@ -104,6 +104,21 @@ def allocation(aid: int) -> Allocation | None:
     return _registry.by_id.get(aid)
 
 
+def resolve(ptr: int) -> tuple[Allocation | None, int, int]:
+    """``(allocation, id, byte offset)`` of a tagged pointer for messages. A pointer
+    stepped below its allocation's start borrows from the id (``out[i - 1]`` at
+    ``i = 0`` is id - 1 at offset 2**40 - 4), so an offset in the top half of the
+    range, where its own id has no such byte, reads as a negative offset from the
+    next allocation when there is one."""
+    aid, off = ptr >> OFFSET_BITS, ptr & OFFSET_MASK
+    a = allocation(aid) if aid else None
+    if off >= 1 << (OFFSET_BITS - 1) and (a is None or off >= a.size):
+        nxt = allocation(aid + 1)
+        if nxt is not None:
+            return nxt, aid + 1, off - (1 << OFFSET_BITS)
+    return a, aid, off
+
+
 def split_pointer(ptr: np.ndarray | int) -> tuple[np.ndarray | int, np.ndarray | int]:
     """(allocation id, byte offset) of tagged pointer(s)."""
     if isinstance(ptr, np.ndarray):

@@ -47,7 +47,7 @@ def read_misaligned(p: np.ndarray | int) -> np.ndarray:
     (4-byte) aligned for reads". The same bound applies to a USE_HOST_PTR
     host_ptr, a sub-buffer origin and an SVM argument the pointer came from.
     """
-    return np.asarray(p) % READ_ALIGNMENT != 0
+    return _low_bits(p, READ_ALIGNMENT) != 0
 
 
 def write_misaligned(p: np.ndarray | int) -> np.ndarray:
@@ -58,4 +58,11 @@ def write_misaligned(p: np.ndarray | int) -> np.ndarray:
     aligned for writes". The same bound applies to a USE_HOST_PTR host_ptr, a
     sub-buffer origin and an SVM argument the pointer came from.
     """
-    return np.asarray(p) % WRITE_ALIGNMENT != 0
+    return _low_bits(p, WRITE_ALIGNMENT) != 0
+
+
+def _low_bits(p: np.ndarray | int, alignment: int) -> np.ndarray:
+    """``p mod alignment`` computed on the address bits (uint64), whatever NumPy's
+    promotion rules: NumPy 1.x turns ``uint64 % int`` into float64, which rounds
+    addresses above 2**53."""
+    return np.asarray(p).astype(np.uint64) & np.uint64(alignment - 1)

@@ -9,7 +9,6 @@ cache-friendly and memory stays bounded); each batch runs through ``scheduler.ca
 
 from __future__ import annotations
 
-import functools
 import os
 import sys
 import time
@@ -25,6 +24,7 @@ from ..common import limits
 from ..common import types as T
 from ..common.constants import sampler_handle
 from ..common.values import unpack
+from .arenas import allocate, groups_per_batch
 from .batch import Batch, Geometry
 from .image_ops import image_handle
 from .program import program_for
@@ -102,16 +102,17 @@ class NumpyBackend(Backend):
         keep: list[Allocation] = []
         names: dict[int, str] = {}
         values: list[tuple[int, Any]] = []
-        local_args: list[tuple[int, int]] = []  # (param id, offset in the group region)
+        local_args: list[tuple[int, int, str]] = []  # (param id, bytes, label)
         local_bytes = prog.local_bytes
         for param, arg, name in zip(request.params, request.args, request.labels, strict=False):
             if isinstance(arg, LocalArg):
-                local_bytes = -(-local_bytes // 16) * 16
-                local_args.append((param.id, local_bytes))
-                local_bytes += arg.nbytes
+                local_bytes = -(-local_bytes // 16) * 16 + arg.nbytes
+                local_args.append((param.id, arg.nbytes, name))
                 continue
             if isinstance(arg, BufferArg):
                 names[arg.allocation.id] = name
+            elif isinstance(arg, ImageArg):
+                names[arg.image.data.id] = name
             values.append((param.id, _arg_value(arg, param.type, name, param.byval, keep)))
         if local_bytes > request.device.local_mem_size:
             raise LogicError(f"kernel '{kernel}' needs {local_bytes} bytes of local memory, the "
@@ -119,7 +120,8 @@ class NumpyBackend(Backend):
 
         target = int(os.environ.get("SGVM_BATCH_LANES", DEFAULT_BATCH_LANES))
         max_steps = limits.max_steps()
-        per_batch = max(1, target // geom.lanes_per_group)
+        P = geom.lanes_per_group
+        per_batch = groups_per_batch(kernel, prog.private_bytes, P, max(1, target // P))
         total = ndrange.total_groups
         progress = _Progress(total, kernel)
         printf: list[tuple[int, str]] = []
@@ -129,7 +131,7 @@ class NumpyBackend(Backend):
                 st = Batch(geom, first, n, kernel=kernel, max_steps=max_steps,
                            observers=request.observers)
                 st.names = names
-                _prepare(st, prog, values, local_args, local_bytes)
+                _prepare(st, prog, values, local_args)
                 try:
                     call(prog.entry, st.template.copy(), st, st.live)
                 except RecursionError as e:
@@ -148,32 +150,13 @@ class NumpyBackend(Backend):
 BACKEND = NumpyBackend()
 
 
-@functools.lru_cache(maxsize=4)
-def _group_offsets(ngroups: int, lanes_per_group: int, local_bytes: int) -> np.ndarray:
-    """Per lane: the byte offset of its work-group's region in a batch's local arena
-    (the same for every full batch of a launch, so computed once)."""
-    group = np.repeat(np.arange(ngroups, dtype=np.uint64), lanes_per_group)
-    out = group * np.uint64(local_bytes)
-    out.flags.writeable = False
-    return out
-
-
-def _prepare(st: Any, prog: Any, values: list, local_args: list, local_bytes: int) -> None:
+def _prepare(st: Any, prog: Any, values: list, local_args: list) -> None:
     """Per-batch arenas and the register template with arguments and local pointers."""
     tpl = list(prog.template)
     for pid, v in values:
         tpl[pid] = v
-    L = st.L
-    if prog.private_bytes:
-        st.private = Allocation(np.zeros(prog.private_bytes * L, np.uint8), "private", "private")
-    if local_bytes:
-        st.local = Allocation(np.zeros(local_bytes * st.ngroups, np.uint8), "local", "local")
-        offsets = _group_offsets(st.ngroups, st.geom.lanes_per_group, local_bytes)
-        st.local_base = offsets + np.uint64(st.local.base)
-        for vid, off in prog.local_vars.items():
-            tpl[vid] = st.local_base + np.uint64(off)
-        for pid, off in local_args:
-            tpl[pid] = st.local_base + np.uint64(off)
-        for cid, fn in prog.batch_constants:
-            tpl[cid] = fn(tpl, st)
+    for rid, v in allocate(st, prog, local_args).items():
+        tpl[rid] = v
+    for cid, fn in prog.batch_constants:
+        tpl[cid] = fn(tpl, st)
     st.template = tpl

@@ -19,6 +19,7 @@ import numpy as np
 from ...errors import KernelTimeout, UnsupportedError
 from ...runtime.memory import Allocation
 from ...runtime.ndrange import NDRange
+from .arenas import Arena
 from .memory_events import MemoryEvent
 from .values import affine
 
@@ -64,9 +65,8 @@ class Batch:
         self.names: dict[int, str] = {}  # allocation id → kernel argument name
         self.mask: np.ndarray | None = None  # lanes executing now; None = every lane
         self.inst: Any = None  # the instruction with side effects executing now (decode.py)
-        self.private: Allocation | None = None
-        self.local: Allocation | None = None
-        self.local_base: np.ndarray | None = None  # per lane: pointer to its group's local region
+        self.private: list[Arena] = []  # per Function variable (arenas.py)
+        self.local: list[Arena] = []  # per local variable and local argument
         self.printf: list[tuple[int, str]] = []
         self._cache: dict[str, Any] = {}
         nd = geom.ndrange

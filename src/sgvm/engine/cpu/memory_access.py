@@ -18,7 +18,8 @@ from typing import Any
 import numpy as np
 
 from ...errors import KernelMemoryError
-from ...runtime.memory import OFFSET_BITS, OFFSET_MASK, Allocation, allocation
+from ...runtime.memory import OFFSET_BITS, OFFSET_MASK, Allocation, allocation, resolve
+from .arenas import Arena
 from .batch import Batch
 from .memory_events import MemoryFault
 from .values import Affine, GroupUniform, arr, lanes
@@ -27,26 +28,41 @@ _M = np.uint64(OFFSET_MASK)
 _SH = np.uint64(OFFSET_BITS)
 
 
-def _name(st: Batch, a: Allocation | None, aid: int) -> str:
+def describe(names: dict[int, str], a: Allocation | None, aid: int) -> str:
+    """How messages name allocation ``a`` (id ``aid``), with its size: the kernel argument
+    it was passed as, the local or private object of an Arena, else its space and name."""
     if a is None:
         return "null pointer" if aid == 0 else f"unknown allocation #{aid}"
-    arg = st.names.get(a.id)
+    if isinstance(a, Arena):
+        return f"{a.name} ({a.extent} bytes per {a.owner})"
+    arg = names.get(a.id)
     if arg:
-        return f"{arg} (buffer '{a.name}')" if a.name else arg
-    return f"{a.space} allocation '{a.name}'" if a.name else f"{a.space} allocation #{a.id}"
+        what = f"{arg} (buffer '{a.name}')" if a.name else arg
+    else:
+        what = f"{a.space} allocation '{a.name}'" if a.name else f"{a.space} allocation #{a.id}"
+    return f"{what} ({a.size} bytes)"
+
+
+def locate(ptr: int, lane: int) -> tuple[Allocation | None, int, int]:
+    """``(allocation, id, byte offset)`` of the access by batch lane ``lane`` through tagged
+    pointer ``ptr``: a negative offset below an allocation's start (``runtime.memory.resolve``),
+    and for an Arena the offset from the start of the lane's own copy."""
+    a, aid, off = resolve(ptr)
+    if isinstance(a, Arena):
+        off = a.relative(off, lane)
+    return a, aid, off
 
 
 def fail(st: Batch, what: str, ptr: int, nbytes: int, lane: int, why: str) -> KernelMemoryError:
-    aid, off = ptr >> OFFSET_BITS, ptr & OFFSET_MASK
-    a = allocation(aid) if aid else None
-    size = f" ({a.size} bytes)" if a is not None else ""
+    a, aid, off = locate(ptr, lane)
     return KernelMemoryError(
         f"kernel '{st.kernel}': {why} {what} of {nbytes} bytes at byte offset {off} of "
-        f"{_name(st, a, aid)}{size} by work-item with global id {st.gid_of(lane)}")
+        f"{describe(st.names, a, aid)} by work-item with global id {st.gid_of(lane)}")
 
 
 def _ok(a: Allocation | None, lo_ptr: int, hi_ptr: int, nbytes: int, write: bool) -> bool:
-    """Whether ``[lo_ptr, hi_ptr + nbytes)`` lies in allocation ``a`` (writable if ``write``)."""
+    """Whether ``[lo_ptr, hi_ptr + nbytes)`` lies in allocation ``a`` (writable if ``write``);
+    an Arena's owners are checked separately (``Arena.outside``)."""
     return (a is not None and (hi_ptr & OFFSET_MASK) + nbytes <= a.size
             and hi_ptr >> OFFSET_BITS == lo_ptr >> OFFSET_BITS and not (write and a.read_only))
 
@@ -55,13 +71,17 @@ def first_bad(st: Batch, p: np.ndarray, lanes_: np.ndarray, nbytes: int, align: 
               what: str) -> KernelMemoryError:
     """The error for the lowest lane among ``lanes_`` (pointers ``p``) whose access is invalid."""
     p = np.asarray(p, np.uint64)
-    bad, why = faults(p, nbytes, align, write)
+    lanes_ = np.asarray(lanes_, np.int64)
+    bad, why = faults(p, lanes_, nbytes, align, write)
+    assert bad.any(), "first_bad called for valid accesses"
     k = int(np.argmax(bad))
     return fail(st, what, int(p[k]), nbytes, int(lanes_[k]), str(why[k]))
 
 
-def faults(p: np.ndarray, nbytes: int, align: int, write: bool) -> tuple[np.ndarray, np.ndarray]:
-    """Per pointer: whether the access is invalid, and why (an object array of phrases)."""
+def faults(p: np.ndarray, lanes_: np.ndarray, nbytes: int, align: int, write: bool
+           ) -> tuple[np.ndarray, np.ndarray]:
+    """Per pointer (of batch lane ``lanes_``): whether the access is invalid, and why (an
+    object array of phrases)."""
     bad = np.zeros(len(p), bool)
     why = np.empty(len(p), dtype=object)
     ids = p >> _SH
@@ -71,8 +91,13 @@ def faults(p: np.ndarray, nbytes: int, align: int, write: bool) -> tuple[np.ndar
         if a is None:
             bad |= sel
             why[sel] = "invalid"
+            below = np.flatnonzero(sel)
+            why[below[[resolve(int(q))[0] is not None for q in p[below]]]] = "out-of-bounds"
             continue
-        oob = sel & ((p & _M) + np.uint64(nbytes) > np.uint64(a.size))
+        off = p & _M
+        oob = sel & (off + np.uint64(nbytes) > np.uint64(a.size))
+        if isinstance(a, Arena):
+            oob |= sel & a.outside(off, lanes_, nbytes)
         bad |= oob
         why[oob] = "out-of-bounds"
         if write and a.read_only:
@@ -93,7 +118,7 @@ def without_faults(st: Batch, kind: str, ptr, nbytes: int, align: int, write: bo
     L = st.L
     sel = np.arange(L) if st.mask is None else np.flatnonzero(st.mask)
     p = np.broadcast_to(np.asarray(arr(ptr), np.uint64), (L,))[sel]
-    bad, why = faults(p, nbytes, align, write)
+    bad, why = faults(p, sel, nbytes, align, write)
     event = MemoryFault(kind, sel[bad], p[bad], nbytes, align, why[bad].astype(str), st.inst)
     for f in st.obs_fault:
         f(st, event)
@@ -130,14 +155,17 @@ def _active_pointers(ptr: np.ndarray, mask: np.ndarray | None):
     return ptr[sel], sel
 
 
-def _uniform_allocation(st: Batch, p: int, nbytes: int, align: int, write: bool,
-                        first: int) -> Allocation:
-    """The allocation a uniform pointer ``p`` accesses ``nbytes`` of; raises the
-    KernelMemoryError naming batch lane ``first`` when the access is invalid."""
+def _uniform_allocation(st: Batch, p: int, nbytes: int, align: int, write: bool) -> Allocation:
+    """The allocation a uniform pointer ``p`` accesses ``nbytes`` of for the active lanes
+    (at least one); raises the KernelMemoryError naming the first offending lane."""
     aid = p >> OFFSET_BITS
     a = allocation(aid) if aid else None
-    if not _ok(a, p, p, nbytes, write) or (align > 1 and p % align):
-        raise first_bad(st, np.array([p], np.uint64), np.array([first]), nbytes, align, write,
+    first, last = _active_range(st.mask, st.L)
+    if not _ok(a, p, p, nbytes, write) or (align > 1 and p % align) or (
+            isinstance(a, Arena) and a.outside(np.array([p & OFFSET_MASK, p & OFFSET_MASK]),
+                                               np.array([first, last]), nbytes).any()):
+        lanes_ = np.arange(st.L) if st.mask is None else np.flatnonzero(st.mask)
+        raise first_bad(st, np.full(len(lanes_), p, np.uint64), lanes_, nbytes, align, write,
                         "store" if write else "load")
     assert a is not None
     return a
@@ -145,21 +173,37 @@ def _uniform_allocation(st: Batch, p: int, nbytes: int, align: int, write: bool,
 
 def _affine_view(st: Batch, p: Affine, dtype: np.dtype, count: int, align: int, write: bool,
                  what: str, k0: int, k1: int) -> np.ndarray:
-    """The strided view of lanes ``k0..k1`` of an Affine pointer."""
+    """The strided view of lanes ``k0..k1`` of an Affine pointer (the first and last active
+    lanes: the lanes between them lie between their addresses)."""
     nbytes = dtype.itemsize * count
     p0, p1 = p.base + p.stride * k0, p.base + p.stride * k1
     lo, hi = min(p0, p1), max(p0, p1)
     aid = lo >> OFFSET_BITS
     a = allocation(aid) if aid else None
-    if not _ok(a, lo, hi, nbytes, write) or (align > 1 and (p0 % align or p.stride % align)):
+    if not _ok(a, lo, hi, nbytes, write) or (align > 1 and (p0 % align or p.stride % align)) or (
+            isinstance(a, Arena) and _arena_outside(st, a, p, k0, k1, nbytes)):
         k = np.arange(k0, k1 + 1)
         ptrs = p.materialize()[k0:k1 + 1]
         if st.mask is not None:
             k, ptrs = k[st.mask[k0:k1 + 1]], ptrs[st.mask[k0:k1 + 1]]
-        raise first_bad(st, ptrs, k, nbytes, align, write, what)
+        if faults(ptrs, k, nbytes, align, write)[0].any():
+            raise first_bad(st, ptrs, k, nbytes, align, write, what)
+    assert a is not None
     shape = (k1 - k0 + 1,) if count == 1 else (k1 - k0 + 1, count)
     strides = (p.stride,) if count == 1 else (p.stride, dtype.itemsize)
     return np.ndarray(shape, dtype, buffer=a.data, offset=p0 & OFFSET_MASK, strides=strides)
+
+
+def _arena_outside(st: Batch, a: Arena, p: Affine, k0: int, k1: int, nbytes: int) -> bool:
+    """Whether an active lane of ``k0..k1`` leaves its owner's copy of ``a`` through Affine
+    pointer ``p``. Per work-item copies: the offset into the lane's own copy is linear in
+    the lane, so the two ends decide; per work-group copies: every active lane."""
+    if a.owner_lanes == 1:
+        ends = np.array([k0, k1])
+        return bool(a.outside((np.uint64(p.base) + np.uint64(p.stride % (1 << 64)) * ends.astype(
+            np.uint64)) & _M, ends, nbytes).any())
+    k = np.arange(k0, k1 + 1) if st.mask is None else np.flatnonzero(st.mask)
+    return bool(a.outside(p.materialize()[k] & _M, k, nbytes).any())
 
 
 def _gather_index(st: Batch, p: np.ndarray, sel, dtype: np.dtype, count: int, align: int,
@@ -173,20 +217,21 @@ def _gather_index(st: Batch, p: np.ndarray, sel, dtype: np.dtype, count: int, al
     if a is not None and not (write and a.read_only):
         off = p - np.uint64(aid << OFFSET_BITS)
         if not (align > 1 and (off & np.uint64(align - 1)).any()) \
-                and int(off.max()) + nbytes <= a.size:
+                and int(off.max()) + nbytes <= a.size and not (
+                    isinstance(a, Arena) and a.outside(off, _lanes(st, sel), nbytes).any()):
             return [(a, None, off)]
-    lo, hi = int(p.min()), int(p.max())
 
     def error() -> KernelMemoryError:
-        return first_bad(st, p, np.arange(len(p)) if sel is None else sel, nbytes, align, write,
-                         what)
+        return first_bad(st, p, _lanes(st, sel), nbytes, align, write, what)
 
     if align > 1 and (p & np.uint64(align - 1)).any():
         raise error()
+    lo, hi = int(p.min()), int(p.max())
     if lo >> OFFSET_BITS == hi >> OFFSET_BITS:
         aid = lo >> OFFSET_BITS
         a = allocation(aid) if aid else None
-        if not _ok(a, lo, hi, nbytes, write):
+        if not _ok(a, lo, hi, nbytes, write) or (
+                isinstance(a, Arena) and a.outside(p & _M, _lanes(st, sel), nbytes).any()):
             raise error()
         return [(a, None, p & _M)]
     ids = p >> _SH
@@ -195,10 +240,16 @@ def _gather_index(st: Batch, p: np.ndarray, sel, dtype: np.dtype, count: int, al
         pos = np.flatnonzero(ids == aid)
         q = p[pos]
         a = allocation(int(aid)) if aid else None
-        if not _ok(a, int(q.min()), int(q.max()), nbytes, write):
+        if not _ok(a, int(q.min()), int(q.max()), nbytes, write) or (
+                isinstance(a, Arena) and a.outside(q & _M, _lanes(st, sel)[pos], nbytes).any()):
             raise error()
         groups.append((a, pos, q & _M))
     return groups
+
+
+def _lanes(st: Batch, sel: np.ndarray | None) -> np.ndarray:
+    """The batch lanes of a gather's pointers (``sel``; None: every lane)."""
+    return np.arange(st.L) if sel is None else sel
 
 
 def _element_index(off: np.ndarray, size: int, scratch: bool) -> np.ndarray:
@@ -261,8 +312,9 @@ def _load(st: Batch, ptr, dtype: np.dtype, count: int, align: int):
     nbytes = dtype.itemsize * count
     if np.ndim(ptr) == 0 and type(ptr) is not Affine:
         p = int(ptr)
-        a = _uniform_allocation(st, p, nbytes, align, False,
-                                0 if mask is None else int(np.argmax(mask)))
+        if mask is not None and not mask.any():
+            return np.zeros(count, dtype)[0] if count == 1 else np.zeros(count, dtype)
+        a = _uniform_allocation(st, p, nbytes, align, False)
         off = p & OFFSET_MASK
         v = np.ndarray((count,), dtype, buffer=a.data, offset=off).copy()
         if st.obs_memory:
@@ -326,9 +378,9 @@ def _store(st: Batch, ptr, value, dtype: np.dtype, count: int, align: int) -> No
         rng = _active_range(mask, st.L)
         if rng is None:
             return
-        first, last = rng
+        last = rng[1]
         p = int(ptr)
-        a = _uniform_allocation(st, p, nbytes, align, True, first)
+        a = _uniform_allocation(st, p, nbytes, align, True)
         v = value if np.ndim(value) == (1 if vec else 0) else value[last]
         off = p & OFFSET_MASK
         np.ndarray((count,), dtype, buffer=a.data, offset=off)[:] = v

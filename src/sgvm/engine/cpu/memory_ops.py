@@ -41,12 +41,14 @@ def alignment(inst: Instruction, first: int, t: Type) -> int:
 
 @builder("OpVariable")
 def _variable(ctx, inst) -> Op:
-    """A ``Function`` variable: one private slot per lane. With an Initializer,
-    "the variable's initial value" is stored for the lanes executing it."""
-    off, size = ctx.program.private_slots[inst.result_id]
+    """A ``Function`` variable: its private Arena of the batch, one copy per lane
+    (``arenas.py``). With an Initializer, "the variable's initial value" is stored for
+    the lanes executing it."""
+    k = ctx.program.private_variable(inst.result_id, ctx.rtype(inst).pointee)
 
     def run(r, st):
-        return affine(st.private.base + off * st.L, size, st.L, U64)
+        a = st.private[k]
+        return affine(a.base, a.region, st.L, U64)
 
     if len(inst.operands) == 1:
         return Op(inst.result_id, run, True, False)

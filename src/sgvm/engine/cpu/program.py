@@ -12,9 +12,9 @@ memory layout of variables. Built once and cached per (module, kernel).
   Allocation per module (initialised from their OpConstant* initializers) and
   keep their contents across launches, as OpenCL program-scope globals do.
 * ``Workgroup`` variables that the kernel uses (``Module.entry_point_variables``:
-  its function and those it calls, not other kernels') get offsets in each
-  work-group's local region, ``Function`` variables a slot per lane in the
-  private arena.
+  its function and those it calls, not other kernels') and the ``Function``
+  variables of the functions it calls (found while decoding them) each get an
+  ``arenas.Arena`` per batch: one copy per work-group or per work-item.
 """
 
 from __future__ import annotations
@@ -55,12 +55,16 @@ class Program:
         self.builtin_loads: dict[int, str] = {}
         self.affine_builtin_loads: set[int] = set()
         self.ctx = Context(module, self)
-        self.local_vars: dict[int, int] = {}  # Workgroup variable → offset in the group region
+        # Workgroup variable → (name, bytes, alignment); local_bytes: their sum, aligned.
+        self.local_vars: dict[int, tuple[str, int, int]] = {}
         self.local_bytes = 0
         # OpSpecConstantOps on local addresses, in order: (id, fn(regs, batch) → value).
         self.batch_constants: list[tuple[int, Callable[[list, Any], Any]]] = []
-        self.private_slots: dict[int, tuple[int, int]] = {}  # variable → (lane-slot offset, size)
-        self.private_bytes = 0  # per lane
+        # Function variables of the functions this kernel calls: (name, bytes, alignment),
+        # indexed by ``private_variable``; private_bytes: the bytes one work-item needs.
+        self.private_vars: list[tuple[str, int, int]] = []
+        self.private_index: dict[int, int] = {}
+        self.private_bytes = 0
         self._module_scope()
         self._scan_functions()
         self.functions: dict[int, DFunction] = {}
@@ -74,6 +78,17 @@ class Program:
                 self.functions[fid] = None  # type: ignore[assignment]  # recursion guard
                 self.functions[fid] = decode_function(self.ctx, fn)
         self.entry: DFunction = self.functions[ep.function]
+
+    def private_variable(self, vid: int, t: Type) -> int:
+        """The index of ``Function`` variable ``vid`` (pointee type ``t``) in ``private_vars``
+        (called while decoding, so only the functions the kernel calls count)."""
+        k = self.private_index.get(vid)
+        if k is None:
+            size, align = T.size_of(t), max(T.align_of(t), 1)
+            k = self.private_index[vid] = len(self.private_vars)
+            self.private_vars.append((self.module.names.get(vid) or f"%{vid}", size, align))
+            self.private_bytes += _align(max(size, 1), align)
+        return k
 
     def want_function(self, fid: int) -> None:
         if fid not in self.functions:
@@ -125,10 +140,9 @@ class Program:
         elif vid not in used:
             absent.add(vid)
         else:
-            al = T.align_of(var.pointee)
-            self.local_bytes = _align(self.local_bytes, max(al, 1))
-            self.local_vars[vid] = self.local_bytes
-            self.local_bytes += T.size_of(var.pointee)
+            al, size = max(T.align_of(var.pointee), 1), T.size_of(var.pointee)
+            self.local_bytes = _align(self.local_bytes, al) + size
+            self.local_vars[vid] = (self.module.names.get(vid) or f"%{vid}", size, al)
             per_batch.add(vid)
 
     def _global_allocation(self, vid: int, t: Type, init: int | None, sc: str) -> Allocation:
@@ -141,9 +155,8 @@ class Program:
         return Allocation(data, space, name, read_only=space == "constant")
 
     def _scan_functions(self) -> None:
-        """Find loads of built-in variables and lay out ``Function`` variables."""
+        """Find loads of built-in variables."""
         m = self.module
-        off = 0
         self.whole_builtin_uses: set[int] = set()  # builtin loads used other than by extraction
         for fn in m.functions.values():
             for block in fn.blocks:
@@ -158,13 +171,6 @@ class Program:
                         self.builtin_loads[inst.result_id] = name
                         if name in ("GlobalInvocationId", "LocalInvocationId"):
                             self.affine_builtin_loads.add(inst.result_id)
-                    elif inst.opname == "OpVariable":
-                        t = m.types[inst.result_type].pointee
-                        size = _align(max(T.size_of(t), 1), T.align_of(t))
-                        off = _align(off, 16)
-                        self.private_slots[inst.result_id] = (off, size)
-                        off += size
-        self.private_bytes = off
 
 
 def program_for(module: Module, kernel: str) -> Program:

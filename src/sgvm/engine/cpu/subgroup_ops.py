@@ -20,7 +20,9 @@ import numpy as np
 
 from ... import semantics as sem
 from ...errors import KernelMemoryError
+from ...runtime.memory import OFFSET_BITS, allocation
 from ..common import types as T
+from .arenas import Arena
 from .collective import SUBGROUP, Grouping
 from .memory_access import load, store
 from .memory_events import block_access
@@ -156,6 +158,8 @@ def _contiguous_base(st, g: Grouping, bases, count: int, size: int) -> np.uint64
     ``bases``: the sub-groups' pointers (``_group_pointers``)."""
     if st.mask is not None or st.obs_memory or np.ndim(bases) == 0:
         return None
+    if isinstance(allocation(int(bases[0]) >> OFFSET_BITS), Arena):
+        return None  # one block per work-group's copy: checked per lane
     if not (np.diff(bases) == np.uint64(g.K * count * size)).all():
         return None
     return bases[0]

@@ -40,8 +40,8 @@ class Affine:
 
     def materialize(self) -> np.ndarray:
         a = np.arange(self.n, dtype=self.dtype)
-        if self.stride != 1:
-            a *= self.dtype.type(self.stride)
+        if self.stride != 1:  # a negative stride as its wrapped unsigned value (NEP 50-proof)
+            a *= self.dtype.type(self.stride % (1 << (self.dtype.itemsize * 8)))
         if self.base:
             a += self.dtype.type(self.base)
         return a
