@@ -58,6 +58,13 @@ CASES = [
      "  int s = work_group_reduce_add(x); if (lid < 16) out[i] = s;\n"),
     ("out_of_bounds", "  out[i + 2] = x;\n", "out[i + 2]", "out-of-bounds", "error", 1,
      "  out[i + 1] = x;\n"),  # out holds N + 1 ints: only i = 63 writes past it
+    ("local_out_of_bounds", "  t[lid + 32] = x; barrier(CLK_LOCAL_MEM_FENCE); out[i] = t[lid];\n",
+     "t[lid + 32]", "out-of-bounds", "error", 64,  # each work-group's t, not only the last one's
+     "  t[lid] = x; barrier(CLK_LOCAL_MEM_FENCE); out[i] = t[31 - lid];\n"),
+    ("private_out_of_bounds",
+     "  int a[4]; for (int k = 0; k < 4; k++) a[k] = x + k;\n  out[i] = a[lid & 7];\n",
+     "a[lid & 7]", "out-of-bounds", "error", 32,  # lid % 8 >= 4 reads past its own a
+     "  int a[4]; for (int k = 0; k < 4; k++) a[k] = x + k;\n  out[i] = a[lid & 3];\n"),
     ("misaligned", "  *(global int *)((global char *)out + 4 * i + 2) = x;\n", "*(global int *)",
      "misaligned", "error", 64, "  *(global int *)((global char *)out + 4 * i) = x;\n"),
     ("uninitialized_local", "  if (lid < 16) t[lid] = x;\n  out[i] = t[lid];\n", "out[i] = t[lid]",
@@ -97,6 +104,10 @@ def test_trigger(check, case) -> None:
     assert f.line == line_of(src, text)
     assert f.count == count
     assert f.kernel == "k" and f.offenders and f.clause
+    if case[0] == "local_out_of_bounds":
+        assert "local variable" in f.message and "128 bytes per work-group" in f.message
+    if case[0] == "private_out_of_bounds":
+        assert "private variable" in f.message and "16 bytes per work-item" in f.message
 
 
 @pytest.mark.parametrize("case", CASES, ids=IDS)
