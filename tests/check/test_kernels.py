@@ -110,3 +110,28 @@ def test_store_to_read_only_buffer(check, ctx, flags, found) -> None:
     findings = check(src, out, buf())
     assert [(f.category, f.count, f.line) for f in findings] == \
         ([("read-only-write", found, line_of(src, "out[i] = x"))] if found else [])
+
+
+IMAGE_RW = """kernel void k(read_only image2d_t src, write_only image2d_t dst, int dx, int dy) {
+  int x = get_global_id(0) % 16, y = get_global_id(0) / 16;
+  float4 v = read_imagef(src, (int2)(x, y + dy));
+  write_imagef(dst, (int2)(x + dx, y), v);
+}
+"""
+
+
+@pytest.mark.parametrize("dx, dy, category, severity, text", [
+    (1, 0, "image-write-out-of-bounds", "error", "write_imagef"),
+    (0, -1, "image-read-out-of-bounds", "warning", "read_imagef"),
+])
+def test_image_access_outside_the_image(check, ctx, dx, dy, category, severity, text) -> None:
+    """OpenCL C: write_image* outside the image is undefined behaviour, a sampler-less read
+    outside it (CLK_ADDRESS_NONE) an undefined result; 64 work-items on a 16 x 4 image:
+    x + 1 leaves it in column 15 (4 work-items), y - 1 in row 0 (16)."""
+    fmt = cl.ImageFormat(ORDER.R, TYPE.FLOAT)
+    images = [cl.Image(ctx, MF.READ_WRITE, fmt, shape=(16, 4)) for _ in range(2)]
+    (f,) = check(IMAGE_RW, *images, np.int32(dx), np.int32(dy))
+    assert (f.category, f.severity, f.count) == (category, severity, 4 if dx else 16)
+    assert f.line == line_of(IMAGE_RW, text)
+    assert "outside argument #" in f.message and "(16 x 4 texels)" in f.message
+    assert check(IMAGE_RW, *images, np.int32(0), np.int32(0)) == []

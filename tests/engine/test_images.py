@@ -6,6 +6,7 @@ import numpy as np
 import pytest
 
 import sgvm.cl as cl
+from sgvm import KernelMemoryError
 
 from .harness import OPTS
 
@@ -306,3 +307,45 @@ def test_read_write_imageh(ctx, queue, opts) -> None:
     cl.Program(ctx, "#pragma OPENCL EXTENSION cl_khr_fp16 : enable\n" + HALF).build(opts).h(
         queue, (4, 3), None, img)
     np.testing.assert_array_equal(_read_back(queue, img, host), host * np.float16(2))
+
+
+OUTSIDE = """
+__kernel void shift(read_only image2d_t src, write_only image2d_t dst, int dx, int dy) {
+    int x = get_global_id(0), y = get_global_id(1);
+    write_imagef(dst, (int2)(x + dx, y), read_imagef(src, (int2)(x, y + dy)));
+}
+"""
+
+
+def test_write_outside_the_image_is_a_memory_error(ctx, queue) -> None:
+    """write_image* outside the image is undefined behaviour (OpenCL C): KernelMemoryError
+    naming the argument, the coordinate and the work-item, and nothing is written."""
+    prg = cl.Program(ctx, OUTSIDE).build()
+    host = np.arange(16 * 4, dtype=np.float32).reshape(4, 16)
+    src = cl.Image(ctx, mf.READ_WRITE | mf.COPY_HOST_PTR, cl.ImageFormat(CO.R, CT.FLOAT),
+                   hostbuf=host)
+    dst = cl.Image(ctx, mf.READ_WRITE | mf.COPY_HOST_PTR, cl.ImageFormat(CO.R, CT.FLOAT),
+                   hostbuf=np.zeros_like(host))
+    with pytest.raises(KernelMemoryError) as e:
+        prg.shift(queue, (16, 4), (16, 1), src, dst, np.int32(1), np.int32(0))
+    msg = str(e.value)
+    assert "write_image at coordinate (16, 0) outside argument #1" in msg, msg
+    assert "(16 x 4 texels)" in msg and "global id (15, 0)" in msg, msg
+    out = np.empty_like(host)
+    cl.enqueue_copy(queue, out, dst, origin=(0, 0), region=(16, 4))
+    assert not out.any()
+
+
+def test_sampler_less_read_outside_the_image_reads_the_border_colour(ctx, queue) -> None:
+    """The result is undefined, not the behaviour: the border colour (docs/images.md),
+    no error (the checker reports it as a warning)."""
+    prg = cl.Program(ctx, OUTSIDE).build()
+    host = np.arange(1, 16 * 4 + 1, dtype=np.float32).reshape(4, 16)
+    src = cl.Image(ctx, mf.READ_WRITE | mf.COPY_HOST_PTR, cl.ImageFormat(CO.R, CT.FLOAT),
+                   hostbuf=host)
+    dst = cl.Image(ctx, mf.READ_WRITE | mf.COPY_HOST_PTR, cl.ImageFormat(CO.R, CT.FLOAT),
+                   hostbuf=np.zeros_like(host))
+    prg.shift(queue, (16, 4), (16, 1), src, dst, np.int32(0), np.int32(-1))
+    out = np.empty_like(host)
+    cl.enqueue_copy(queue, out, dst, origin=(0, 0), region=(16, 4))
+    np.testing.assert_array_equal(out, np.vstack([np.zeros((1, 16), np.float32), host[:3]]))

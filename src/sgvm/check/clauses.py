@@ -132,6 +132,20 @@ _ALL = [
              "inside a kernel. Writing to a buffer or image object created with CL_MEM_READ_ONLY "
              "inside a kernel is undefined.",
              "create the buffer READ_WRITE, or do not write to it (or to __constant memory)"),
+    Category("image-write-out-of-bounds", 7, ERROR,
+             "OpenCL C 2.0 s6.13.14.4, built-in image write functions",
+             "The behavior of write_imagef, write_imagei and write_imageui for image objects "
+             "created with image_channel_data_type values not specified in the description "
+             "above or with (x, y) coordinate values that are not in the range (0 ... image "
+             "width - 1, 0 ... image height - 1), respectively, is undefined.",
+             "keep the coordinate inside the image (global sizes are often rounded up)"),
+    Category("image-read-out-of-bounds", 7, WARNING,
+             "OpenCL C 2.0 s6.13.14.1, sampler addressing modes",
+             "CLK_ADDRESS_NONE – for this addressing mode the programmer guarantees that the "
+             "image coordinates used to sample elements of the image refer to a location inside "
+             "the image; otherwise the results are undefined.",
+             "sampler-less reads behave as CLK_ADDRESS_NONE: keep the coordinate inside the "
+             "image or read through a CLK_ADDRESS_CLAMP_TO_EDGE / _CLAMP sampler"),
     Category("uninitialized-read", 7, WARNING, "C99 s6.7.8p10",
              "If an object that has automatic storage duration is not initialized explicitly, "
              "its value is indeterminate.",

@@ -22,6 +22,8 @@ from .plugin import Plugin
 
 REASONS = {"out-of-bounds": "out-of-bounds", "invalid": "out-of-bounds",
            "misaligned": "misaligned", "read-only memory written:": "read-only-write"}
+IMAGE_CATEGORIES = {"image_write": "image-write-out-of-bounds",
+                    "image_read": "image-read-out-of-bounds"}
 SHADOWED = ("local", "private")
 FULL = {2: 0x0101, 4: 0x01010101, 8: 0x0101010101010101}  # every byte initialised
 
@@ -54,6 +56,9 @@ class MemoryPlugin(Plugin):
         self._complete: set[int] = set()  # allocations whose every byte was written
 
     def memory_fault(self, st: Any, f: Any) -> None:
+        if f.kind in IMAGE_CATEGORIES:
+            self.flag(st, IMAGE_CATEGORIES[f.kind], f.lanes, f.detail, inst=f.inst)
+            return
         for reason in np.unique(f.reasons):
             sel = f.reasons == reason
             a, aid, off = locate(int(f.pointers[sel][0]), int(f.lanes[sel][0]))

@@ -22,11 +22,12 @@ from typing import Any
 
 import numpy as np
 
-from ...errors import UnsupportedError
-from ...runtime.images import Image, Sampler, read, write
+from ...errors import KernelMemoryError, UnsupportedError
+from ...runtime.images import Image, Sampler, read_with_bounds, write, write_outside
 from ...runtime.images.enums import channel_order, channel_type
 from ..common import types as T
 from ..common.constants import SIGN_EXTEND, ZERO_EXTEND
+from .memory_events import MemoryFault
 from .registry import Op, builder
 from .values import arr
 
@@ -118,7 +119,11 @@ def _image_read(ctx, inst) -> Op:
 
     def run(r, st):
         image = image_of(r[img], st.mask)
-        return _result(read(image, _coords(r[coord]), None, kind_of(image)), dt, n)
+        coords = _coords(r[coord])
+        values, undefined = read_with_bounds(image, coords, None, kind_of(image))
+        if st.obs_fault:
+            _report_outside(st, "image_read", image, coords, undefined)
+        return _result(values, dt, n)
 
     return Op(inst.result_id, run, False, n > 1)
 
@@ -142,7 +147,11 @@ def _sample(ctx, inst) -> Op:
     def run(r, st):
         handle, smp = r[si]
         image = image_of(handle, st.mask)
-        values = read(image, _coords(r[coord]), sampler_of(smp, st.mask), kind_of(image))
+        coords = _coords(r[coord])
+        values, undefined = read_with_bounds(image, coords, sampler_of(smp, st.mask),
+                                             kind_of(image))
+        if st.obs_fault:
+            _report_outside(st, "image_read", image, coords, undefined)
         return _result(values, dt, n)
 
     return Op(inst.result_id, run, False, n > 1)
@@ -151,7 +160,8 @@ def _sample(ctx, inst) -> Op:
 @builder("OpImageWrite")
 def _image_write(ctx, inst) -> Op:
     """OpImageWrite: "Write a texel to an image without a sampler" (write_image*);
-    inactive lanes write nothing, writes outside the image are dropped."""
+    inactive lanes write nothing. A write outside the image is undefined behaviour:
+    KernelMemoryError, or with ``memory_fault`` observers reported and dropped."""
     img, coord, texel = (o.value for o in inst.operands[:3])
     t = ctx.type_of(texel)
     n = T.width(t)
@@ -162,9 +172,41 @@ def _image_write(ctx, inst) -> Op:
         values = np.asarray(arr(r[texel]))
         if n == 1:  # a depth image's depth goes in component 0
             values = np.stack([values] + [np.zeros_like(values)] * 3, axis=-1)
-        write(image, _coords(r[coord]), values, kind_of(image), st.mask)
+        coords = _coords(r[coord])
+        c, outside = write_outside(image, coords)
+        if outside.any():
+            _report_outside(st, "image_write", image, c, outside)
+        write(image, coords, values, kind_of(image), st.mask)
 
     return Op(0, run, False, False)
+
+
+def _report_outside(st, kind: str, image: Image, coords: np.ndarray, outside: np.ndarray) -> None:
+    """Active lanes whose image access lies outside the image (``outside``: per lane, or
+    one flag for uniform coordinates): a write raises KernelMemoryError unless
+    ``memory_fault`` observers take the report; a read is only reported."""
+    bad = np.broadcast_to(outside, (st.L,))
+    if st.mask is not None:
+        bad = bad & st.mask
+    lanes = np.flatnonzero(bad)
+    if not len(lanes):
+        return
+    c = np.asarray(coords)
+    c = np.atleast_1d(c[lanes[0]] if np.ndim(outside) else c)[: image.coord_count]
+    if c.dtype.kind == "u":  # the engine's unsigned integers are the signed coordinates
+        c = c.view(f"i{c.dtype.itemsize}")
+    text = ", ".join(str(v.item()) for v in c)
+    op = "write_image" if kind == "image_write" else "read_image"
+    name = st.names.get(image.data.id) or f"image '{image.data.name}'"
+    where = f"at coordinate ({text}) outside {name} ({' x '.join(map(str, image.shape))} texels)"
+    if not st.obs_fault:
+        raise KernelMemoryError(f"kernel '{st.kernel}': {op} {where} by work-item with global id "
+                                f"{st.gid_of(int(lanes[0]))}")
+    fault = MemoryFault(kind, lanes, np.full(len(lanes), image.data.base, np.uint64),
+                        image.element_size, 1, np.full(len(lanes), "outside the image"), st.inst,
+                        f"{op} {where}")
+    for f in st.obs_fault:
+        f(st, fault)
 
 
 @builder("OpImageQuerySizeLod", "OpImageQuerySize")

@@ -87,6 +87,11 @@ class MemoryFault:
 
     ``pointers``: each lane's tagged pointer; ``reasons``: "out-of-bounds",
     "misaligned", "invalid" or "read-only memory written:" per lane.
+
+    Image accesses outside the image: ``kind`` "image_write" (skipped like a store) or
+    "image_read" (not skipped: the result is undefined and sgvm's value stays, see
+    docs/images.md), ``pointers`` the image's storage, ``reasons`` "outside the image",
+    ``detail`` the first lane's coordinate and the image's size.
     """
 
     kind: str
@@ -96,6 +101,7 @@ class MemoryFault:
     align: int
     reasons: np.ndarray
     inst: Instruction | None
+    detail: str = ""
 
 
 @contextmanager

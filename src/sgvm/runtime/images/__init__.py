@@ -4,7 +4,13 @@ See docs/images.md for the supported formats, the conversion and sampling
 rules, and sgvm's choices where the specification leaves behaviour undefined.
 """
 
-from sgvm.runtime.images.access import read, read_with_bounds, undefined_use, write
+from sgvm.runtime.images.access import (
+    read,
+    read_with_bounds,
+    undefined_use,
+    write,
+    write_outside,
+)
 from sgvm.runtime.images.enums import (
     addressing_mode,
     channel_order,
@@ -26,5 +32,5 @@ from sgvm.runtime.images.sampler import Sampler
 __all__ = [
     "KIND_DTYPE", "Image", "ImageFormat", "Sampler", "addressing_mode", "border_color",
     "channel_order", "channel_type", "decode", "encode", "filter_mode", "mem_object_type",
-    "read", "read_with_bounds", "supported_formats", "undefined_use", "write",
+    "read", "read_with_bounds", "supported_formats", "undefined_use", "write", "write_outside",
 ]

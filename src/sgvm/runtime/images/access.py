@@ -196,16 +196,14 @@ def write(image: Image, coords: np.ndarray, values: np.ndarray, kind: str,
     outside the image; the spec leaves those writes undefined and sgvm drops
     them. When several lanes write one texel, the highest lane's value stays.
     """
-    c = _coords(image, coords)
-    if c.dtype != np.int64:
-        raise TypeError("write_image takes integer coordinates")
+    c, outside = write_outside(image, coords)
     vals = as_kind(values, kind)
     act = np.asarray(True if active is None else active, dtype=bool)
     batch = np.broadcast_shapes(c.shape[:-1], vals.shape[:-1], act.shape)
     c = np.broadcast_to(c, batch + c.shape[-1:]).reshape(-1, image.coord_count)
     vals = np.broadcast_to(vals, batch + (4,)).reshape(-1, 4)
     act = np.broadcast_to(act, batch).reshape(-1)
-    inside = ((c >= 0) & (c < np.array(image.shape))).all(axis=1)
+    inside = ~np.broadcast_to(outside, batch).reshape(-1)
     lanes = np.nonzero(act & inside)[0]
     offsets = c[lanes] @ np.array(image.strides, dtype=np.int64)
     _, last = np.unique(offsets[::-1], return_index=True)
@@ -213,6 +211,18 @@ def write(image: Image, coords: np.ndarray, values: np.ndarray, kind: str,
     texels = encode(image.format, vals[lanes[keep]], kind)
     image.data.data[offsets[keep, None] + np.arange(image.element_size)] = texels
     return (act & ~inside).reshape(batch)
+
+
+def write_outside(image: Image, coords: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """``write_image*`` coordinates as int64 ``(..., coord_count)`` and the bool ``(...)``
+    mask of those outside the image (array index included): "The behavior of
+    write_imagef, write_imagei and write_imageui [...] with (x, y) coordinate values
+    that are not in the range (0 ... image width - 1, 0 ... image height - 1),
+    respectively, is undefined." """
+    c = _coords(image, coords)
+    if c.dtype != np.int64:
+        raise TypeError("write_image takes integer coordinates")
+    return c, ~((c >= 0) & (c < np.array(image.shape))).all(axis=-1)
 
 
 def undefined_use(image: Image, kind: str, sampler: Sampler | None = None,
