@@ -84,7 +84,7 @@ def test_feature_and_extension_macros() -> None:
     sgvm.compile(features + "#if !__IMAGE_SUPPORT__ || !__ENDIAN_LITTLE__ || !defined(CL_VERSION_3_0) || __OPENCL_VERSION__ != 300\n#error\n"
                  "#endif\n" + OK, "-cl-std=CL3.0 -Werror")
     # extensions the device does not have are not advertised
-    sgvm.compile("#ifdef cl_khr_subgroup_ballot\n#error\n#endif\n" + OK, "-cl-std=CL3.0")
+    sgvm.compile("#ifdef cl_khr_subgroup_named_barrier\n#error\n#endif\n" + OK, "-cl-std=CL3.0")
 
 
 def test_fp_contraction(tmp_path) -> None:

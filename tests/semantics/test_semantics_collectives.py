@@ -87,7 +87,7 @@ def test_exclusive_first_lane_is_identity(dtype: type, min_id: float, max_id: fl
 
 def test_unknown_op() -> None:
     with pytest.raises(ValueError):
-        identity("mul", np.int32)  # type: ignore[arg-type]
+        identity("nand", np.int32)  # type: ignore[arg-type]
 
 
 @pytest.mark.parametrize(

@@ -25,7 +25,14 @@ MIN_CLANG_MAJOR = 18
 
 # SPIR-V extensions the backend may use: exactly those that OpenCL C on an
 # sgvm device can need. Never "all" (it emits modules that fail validation).
-SPIRV_EXTENSIONS: tuple[str, ...] = ("SPV_INTEL_subgroups", "SPV_EXT_relaxed_printf_string_address_space")
+SPIRV_EXTENSIONS: tuple[str, ...] = (
+    "SPV_INTEL_subgroups", "SPV_INTEL_media_block_io", "SPV_KHR_subgroup_rotate",
+    "SPV_KHR_integer_dot_product", "SPV_EXT_relaxed_printf_string_address_space",
+)
+
+# Feature macros an extension defines whatever the OpenCL C version
+# (cl_khr_integer_dot_product: "#define __opencl_c_integer_dot_product_input_4x8bit 1").
+EXTENSION_FEATURES: tuple[str, ...] = ("__opencl_c_integer_dot_product",)
 
 
 @dataclass(frozen=True)
@@ -97,6 +104,9 @@ def feature_header(device: DeviceModel = CPU_DEVICE) -> str:
     ]
     for name in device.extensions:
         lines += [f"#ifndef {name}", f"#define {name} 1", "#endif"]
+    for name in device.opencl_c_features:  # cl_khr_integer_dot_product: in every version
+        if name.startswith(EXTENSION_FEATURES):
+            lines += [f"#ifndef {name}", f"#define {name} 1", "#endif"]
     lines.append("#if __OPENCL_C_VERSION__ >= 300")
     for name in device.opencl_c_features:
         lines += [f"#ifndef {name}", f"#define {name} 1", "#endif"]

@@ -29,7 +29,23 @@ EXTENSIONS: tuple[str, ...] = (
     "cl_intel_required_subgroup_size",
     "cl_intel_subgroup_local_block_io",
     "cl_intel_spirv_subgroups",
+    "cl_intel_media_block_io",
+    "cl_khr_subgroup_extended_types",
+    "cl_khr_subgroup_non_uniform_vote",
+    "cl_khr_subgroup_ballot",
+    "cl_khr_subgroup_non_uniform_arithmetic",
+    "cl_khr_subgroup_shuffle",
+    "cl_khr_subgroup_shuffle_relative",
+    "cl_khr_subgroup_clustered_reduce",
+    "cl_khr_subgroup_rotate",
+    "cl_khr_integer_dot_product",
 )
+
+# CL_DEVICE_EXTENSIONS_WITH_VERSION: each text's latest version; 1.0.0 for the rest
+# (OpenCL 3.0 s4.2: "extensions that do not have a version ... 1.0.0").
+EXTENSION_VERSIONS: dict[str, tuple[int, int, int]] = {
+    "cl_khr_integer_dot_product": (2, 0, 0),
+}
 
 # OpenCL C 3.0 optional features (cl_khr feature macros), reported as
 # CL_DEVICE_OPENCL_C_FEATURES and defined by the compiler.
@@ -48,9 +64,21 @@ OPENCL_C_FEATURES: tuple[str, ...] = (
     "__opencl_c_atomic_order_seq_cst",
     "__opencl_c_atomic_scope_device",
     "__opencl_c_atomic_scope_all_devices",
+    "__opencl_c_integer_dot_product_input_4x8bit",
+    "__opencl_c_integer_dot_product_input_4x8bit_packed",
 )
 
-SPIRV_EXTENSIONS: tuple[str, ...] = ("SPV_INTEL_subgroups",)
+SPIRV_EXTENSIONS: tuple[str, ...] = (
+    "SPV_INTEL_subgroups",
+    "SPV_INTEL_media_block_io",
+    "SPV_KHR_subgroup_rotate",
+    "SPV_KHR_integer_dot_product",
+)
+
+
+def make_version(major: int, minor: int, patch: int) -> int:
+    """CL_MAKE_VERSION (OpenCL 3.0 s3.4): 10 bits major, 10 bits minor, 12 bits patch."""
+    return (major << 22) | (minor << 12) | patch
 
 
 @dataclass(frozen=True)
@@ -99,6 +127,11 @@ class DeviceModel:
         default=("DENORM", "INF_NAN", "ROUND_TO_NEAREST", "ROUND_TO_ZERO", "ROUND_TO_INF", "FMA",
                  "CORRECTLY_ROUNDED_DIVIDE_SQRT")
     )
+
+
+    def extensions_with_version(self) -> list[tuple[str, int]]:
+        """CL_DEVICE_EXTENSIONS_WITH_VERSION: (name, CL_MAKE_VERSION) per extension."""
+        return [(e, make_version(*EXTENSION_VERSIONS.get(e, (1, 0, 0)))) for e in self.extensions]
 
 
 CPU_DEVICE = DeviceModel()

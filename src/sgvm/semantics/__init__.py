@@ -1,6 +1,7 @@
 """The sub-group specifications as small pure NumPy functions over lane arrays.
 
-Each rule of cl_intel_subgroups, cl_intel_subgroups_char, SPV_INTEL_subgroups
+Each rule of cl_intel_subgroups, cl_intel_subgroups_char, SPV_INTEL_subgroups,
+the cl_khr_subgroup_* extensions, cl_khr_integer_dot_product, cl_intel_media_block_io
 and the OpenCL C work-group functions is one function here, whose docstring
 quotes the sentence it implements. The CPU engine calls them; the CUDA
 backend's tests compare against them.
@@ -25,12 +26,30 @@ Array conventions
   (``out_of_range``, ``*_undefined``, ``*_misaligned``) for the checkers.
 """
 
+from .ballot import (
+    all_equal,
+    ballot,
+    ballot_bit_count,
+    ballot_bit_extract,
+    ballot_exclusive_scan,
+    ballot_find_lsb,
+    ballot_find_msb,
+    ballot_inclusive_scan,
+    bit_extract_undefined,
+    broadcast_first,
+    elect,
+    find_undefined,
+    inverse_ballot,
+    sub_group_mask,
+)
 from .block_io import block_offsets, read_misaligned, write_misaligned
 from .collectives import (
     all_,
     any_,
     broadcast,
     broadcast_undefined,
+    cluster_size_undefined,
+    clustered_reduce,
     group_lane_id,
     identity,
     reduce,
@@ -38,6 +57,7 @@ from .collectives import (
     scan_exclusive,
     scan_inclusive,
 )
+from .dot_product import dot, dot_acc_sat, unpack_4x8
 from .image_block import (
     image_block_coords,
     image_block_in_bounds,
@@ -49,7 +69,22 @@ from .image_block import (
     image_from_buffer_pitch_invalid,
     texel_size_undefined,
 )
+from .khr_shuffles import (
+    gather,
+    khr_shuffle_down_source,
+    khr_shuffle_source,
+    khr_shuffle_up_source,
+    khr_shuffle_xor_source,
+    rotate_source,
+)
 from .lanes import first_active, not_uniform
+from .media_block import (
+    MAX_HEIGHT,
+    media_block_coords,
+    media_block_oob_undefined,
+    media_block_size_undefined,
+    media_block_x_misaligned,
+)
 from .shuffles import (
     ShuffleSource,
     shuffle,
@@ -75,14 +110,32 @@ from .work_group import (
 )
 
 __all__ = [
+    "MAX_HEIGHT",
     "ShuffleSource",
     "all_",
+    "all_equal",
     "any_",
+    "ballot",
+    "ballot_bit_count",
+    "ballot_bit_extract",
+    "ballot_exclusive_scan",
+    "ballot_find_lsb",
+    "ballot_find_msb",
+    "ballot_inclusive_scan",
+    "bit_extract_undefined",
     "block_offsets",
     "broadcast",
+    "broadcast_first",
     "broadcast_undefined",
+    "cluster_size_undefined",
+    "clustered_reduce",
+    "dot",
+    "dot_acc_sat",
+    "elect",
     "enqueued_num_sub_groups",
+    "find_undefined",
     "first_active",
+    "gather",
     "group_lane_id",
     "identity",
     "image_block_coords",
@@ -93,14 +146,24 @@ __all__ = [
     "image_block_write_misaligned",
     "image_from_buffer_base_misaligned",
     "image_from_buffer_pitch_invalid",
+    "inverse_ballot",
+    "khr_shuffle_down_source",
+    "khr_shuffle_source",
+    "khr_shuffle_up_source",
+    "khr_shuffle_xor_source",
     "linear_local_id",
     "local_id_from_linear",
     "local_id_out_of_range",
+    "media_block_coords",
+    "media_block_oob_undefined",
+    "media_block_size_undefined",
+    "media_block_x_misaligned",
     "not_uniform",
     "num_sub_groups",
     "read_misaligned",
     "reduce",
     "reduce_groups",
+    "rotate_source",
     "scan_exclusive",
     "scan_inclusive",
     "shuffle",
@@ -114,8 +177,10 @@ __all__ = [
     "source_inactive",
     "sub_group_id",
     "sub_group_local_id",
+    "sub_group_mask",
     "sub_group_size",
     "texel_size_undefined",
+    "unpack_4x8",
     "work_group_broadcast",
     "write_misaligned",
 ]

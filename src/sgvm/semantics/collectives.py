@@ -24,9 +24,13 @@ import numpy.typing as npt
 
 from .lanes import first_active, not_uniform
 
-Op = Literal["add", "min", "max"]
+Op = Literal["add", "mul", "min", "max", "and", "or", "xor", "logical_and", "logical_or",
+             "logical_xor"]
 
-_UFUNC = {"add": np.add, "min": np.fmin, "max": np.fmax}
+_UFUNC = {"add": np.add, "mul": np.multiply, "min": np.fmin, "max": np.fmax,
+          "and": np.bitwise_and, "or": np.bitwise_or, "xor": np.bitwise_xor,
+          "logical_and": np.logical_and, "logical_or": np.logical_or,
+          "logical_xor": np.logical_xor}
 
 
 def identity(op: Op, dtype: npt.DTypeLike) -> np.generic:
@@ -37,11 +41,18 @@ def identity(op: Op, dtype: npt.DTypeLike) -> np.generic:
     long, ulong types and is +INF for floating-point types. Similarly if op = max,
     the identity I is INT_MIN, 0, LONG_MIN, 0 and -INF." The 8- and 16-bit types
     (cl_intel_subgroups_char) follow the same rule: the type's max for min, its
-    min for max.
+    min for max. cl_khr_subgroup_non_uniform_arithmetic: "For *mul*, the identity
+    value is `1`."; bitwise: "For *and*, the identity value is `~0` (all bits set).
+    For *or* and *xor*, the identity value is `0`."; logical: "For *and*, the
+    identity value is `true` (non-zero)." (and false for *or* and *xor*).
     """
     dt = np.dtype(dtype)
-    if op == "add":
+    if op in ("add", "or", "xor", "logical_or", "logical_xor"):
         return dt.type(0)
+    if op in ("mul", "logical_and"):
+        return dt.type(1)
+    if op == "and":
+        return dt.type(np.iinfo(dt).max if dt.kind == "u" else -1)
     if dt.kind == "f":
         return dt.type(np.inf if op == "min" else -np.inf)
     info = np.iinfo(dt)
@@ -58,7 +69,7 @@ def _neutral(op: Op, dt: np.dtype) -> np.generic:
     Equal to ``identity`` except for floats: ``x + -0.0 == x`` keeps the sign of
     a zero sum, and ``fmin(x, NaN) == x`` keeps a NaN that an active lane gave.
     """
-    if dt.kind != "f":
+    if dt.kind != "f" or op == "mul":
         return identity(op, dt)
     return dt.type(-0.0 if op == "add" else np.nan)
 
@@ -129,7 +140,7 @@ def reduce_groups(op: Op, x: np.ndarray, active: np.ndarray) -> np.ndarray:
     x = np.asarray(x)
     if not np.all(active):
         return scan_inclusive(op, x, active)[:, -1]
-    if x.dtype.kind in "iu":
+    if x.dtype.kind in "iub":
         if op == "add" and x.ndim == 2:
             return np.einsum("ij->i", x)  # a wrapping sum, faster than add.reduce on rows
         return _UFUNC[op].reduce(x, axis=1, dtype=x.dtype)
@@ -205,3 +216,40 @@ def broadcast_undefined(lane_id: np.ndarray | int, active: np.ndarray) -> np.nda
     if np.ndim(lane_id) == 2:
         bad |= not_uniform(lane_id, active)
     return bad
+
+
+def cluster_size_undefined(cluster_size: int | None, max_size: int) -> bool:
+    """True when a cluster size makes a clustered operation undefined.
+
+    cl_khr_subgroup_extensions.asciidoc, clustered reduce: "Behavior is undefined if
+    the specified cluster size is not an integer constant expression, is not a
+    power-of-two, or is greater than the maximum size of a sub-group within the
+    dispatch." ``None`` stands for a size that is not a constant.
+    """
+    if cluster_size is None:
+        return True
+    n = int(cluster_size)
+    return n < 1 or n & (n - 1) != 0 or n > max_size
+
+
+def clustered_reduce(op: Op, x: np.ndarray, active: np.ndarray, cluster_size: int) -> np.ndarray:
+    """Each cluster's reduction in its lanes; same shape and dtype as ``x`` (G, S[, N]).
+
+    cl_khr_subgroup_extensions.asciidoc: "Work items in a sub-group are assigned to
+    clusters such that for cluster size _n_, the _n_ work items in the sub-group
+    with the smallest sub-group local IDs are assigned to the first cluster, then
+    the _n_ remaining work items with the smallest sub-group local IDs are
+    assigned to the next cluster, and so on." and sub_group_clustered_reduce_<op>:
+    "Returns the [...] of _value_ for all active work items in the sub-group within
+    a cluster of the specified _clustersize_." Clusters are runs of ``cluster_size``
+    sub-group local ids (a partial sub-group's last cluster is short); a cluster
+    without active lanes gets the identity. The fold is ``reduce``'s lane order.
+    ``cluster_size`` must divide S (``cluster_size_undefined`` is False).
+    """
+    x = np.asarray(x)
+    G, S = x.shape[:2]
+    c = int(cluster_size)
+    xc = x.reshape((G * (S // c), c) + x.shape[2:])
+    ac = np.asarray(active, dtype=bool).reshape(G * (S // c), c)
+    out = reduce(op, xc, ac)
+    return out.reshape(x.shape)

@@ -4,5 +4,6 @@
 #include "sgvm_base.h"
 #include "sgvm_intel_subgroups.h"
 #include "sgvm_collectives.h"
+#include "sgvm_media_block.h"
 #include "sgvm_workarounds.h"
 #endif

@@ -9,10 +9,13 @@ from . import (  # noqa: F401  (registration)
     composite,
     control,
     convert,
+    dot_ops,
     ext,
     group_ops,
     image_block_ops,
     image_ops,
     memory_ops,
+    non_uniform_arith,
+    non_uniform_ops,
     subgroup_ops,
 )

@@ -16,12 +16,16 @@ from typing import Any
 
 import numpy as np
 
+from ... import semantics as sem
 from ...errors import KernelTimeout, UnsupportedError
 from ...runtime.memory import Allocation
 from ...runtime.ndrange import NDRange
 from .arenas import Arena
 from .memory_events import MemoryEvent
 from .values import affine
+
+# SubgroupEqMask ... SubgroupLtMask (SPIR-V 1.6 s3.21; get_sub_group_<kind>_mask).
+_MASKS = {f"Subgroup{k.capitalize()}Mask": k for k in ("eq", "ge", "gt", "le", "lt")}
 
 U64 = np.dtype(np.uint64)
 U32 = np.dtype(np.uint32)
@@ -237,6 +241,8 @@ class Batch:
             return (li % S).astype(dtype)
         if name == "NumSubgroups":
             return self._per_lane(-(-vol // S)).astype(dtype)
+        if name in _MASKS:
+            return sem.sub_group_mask(_MASKS[name], li % S, S).astype(dtype)
         if name == "SubgroupSize":
             v = np.repeat(vol, P)
             return np.minimum(S, v - (li // S) * S).astype(dtype)
