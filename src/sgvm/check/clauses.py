@@ -14,6 +14,8 @@ from dataclasses import dataclass
 
 ERROR, WARNING = "error", "warning"
 INTEL = "cl_intel_subgroups"
+KHR = "cl_khr_subgroup_extensions"
+MEDIA = "cl_intel_media_block_io"
 OUT_OF_RANGE = "There is no defined behavior for out-of-range indices."
 
 
@@ -107,6 +109,68 @@ _ALL = [
              "reads and writes, since out-of-bounds reads may return invalid data and "
              "out-of-bounds writes may corrupt other images or buffers unpredictably.",
              "keep the block inside the image, or use a 4-byte format (clamped reads, dropped writes)"),
+    Category("khr-shuffle-out-of-range", 10, WARNING, KHR + ", sub_group_shuffle",
+             "The return value is undefined if the work item with sub-group local ID equal to "
+             "_index_ is inactive or if _index_ is greater than or equal to the size of the "
+             "sub-group.",
+             "keep the index (l ^ mask, l - delta, l + delta) inside get_sub_group_size()"),
+    Category("khr-shuffle-source-inactive", 10, WARNING, KHR + ", sub-group shuffles",
+             "The return value is undefined if the work item with sub-group local ID equal to "
+             "the calculated index is inactive",
+             "only read lanes that execute the shuffle (mind divergent branches)"),
+    Category("rotate-source-inactive", 10, WARNING, "cl_khr_subgroup_rotate, sub_group_rotate",
+             "The return value is undefined if the work item with sub-group local ID equal to the "
+             "calculated index is inactive.",
+             "rotate in control flow every lane of the sub-group (or cluster) takes"),
+    Category("rotate-delta-not-uniform", 10, ERROR, "cl_khr_subgroup_rotate, sub_group_rotate",
+             "The value of _delta_ is required to be dynamically-uniform for all work items in "
+             "the sub-group, otherwise the behavior is undefined.",
+             "compute delta from sub-group-uniform values only"),
+    Category("non-uniform-broadcast-index-not-uniform", 10, ERROR,
+             KHR + ", sub_group_non_uniform_broadcast",
+             "Behavior is undefined when the value of _index_ is not equivalent for all active "
+             "work items in the sub-group.",
+             "compute the index from sub-group-uniform values only (or use sub_group_shuffle)"),
+    Category("non-uniform-broadcast-lane-invalid", 10, WARNING,
+             KHR + ", sub_group_non_uniform_broadcast",
+             "The return value is undefined if the work item with sub-group local ID equal to "
+             "_index_ is inactive or if _index_ is greater than or equal to the size of the "
+             "sub-group.",
+             "broadcast from a lane that executes the call (sub_group_broadcast_first always does)"),
+    Category("inverse-ballot-value-not-uniform", 10, ERROR, KHR + ", sub_group_inverse_ballot",
+             "Behavior is undefined when _value_ is not equivalent for all active work items in "
+             "the sub-group.",
+             "pass the same bitfield from every lane (e.g. a sub_group_ballot result)"),
+    Category("ballot-bit-extract-out-of-range", 10, WARNING, KHR + ", sub_group_ballot_bit_extract",
+             "The predicate return value is undefined if the work item with sub-group local ID "
+             "equal to _index_ is greater than or equal to the size of the sub-group.",
+             "keep the index below get_sub_group_size()"),
+    Category("ballot-find-no-bit", 10, WARNING, KHR + ", sub_group_ballot_find_lsb/msb",
+             "If no bits representing predicate values from all work items in the sub-group are "
+             "set in the bitfield _value_ then the return value is undefined.",
+             "test sub_group_ballot_bit_count(value) != 0 first"),
+    Category("cluster-size-invalid", 10, ERROR, KHR + ", clustered operations",
+             "Behavior is undefined if the specified cluster size is not an integer constant "
+             "expression, is not a power-of-two, or is greater than the maximum size of a "
+             "sub-group within the dispatch.",
+             "use a constant power of two up to get_max_sub_group_size()"),
+    Category("media-block-size-invalid", 11, ERROR, MEDIA + ", Table 6.X",
+             "The following restrictions in Table 6.X apply for allowed sizes for the explicit "
+             "width and height parameters of the flexible media block read/write built-in "
+             "functions. [...] The width and height of the region must be compile-time constants.",
+             "use a constant width of 4..32 bytes (a multiple of 4) and a height within the table"),
+    Category("media-block-x-misaligned", 11, ERROR, MEDIA + ", media block read/write",
+             "The source byte x-offset and width must be 4 byte aligned.",
+             "make the byte x-offset a multiple of 4"),
+    Category("media-block-out-of-bounds", 11, ERROR, MEDIA + ", media block reads",
+             "For out-of-bound reads, the read-in texels are replicated from the nearest edge for "
+             "byte sized texels. The out-of-bound behavior is undefined for larger sized texels "
+             "with the \"_uc\" builtin-functions.",
+             "keep the region inside the image, or read with an element at least the texel's size"),
+    Category("media-block-wide-format", 11, ERROR, MEDIA + ", out-of-bound reads, note 5",
+             "The behavior is undefined for images with greater than dword sized texels (such as "
+             "CL_RGBA + CL_FLOAT).",
+             "use an image format of at most 4 bytes per texel"),
     Category("barrier-divergence", 6, ERROR, "OpenCL C 2.0 s6.13.8, work_group_barrier",
              "This function must be encountered by all work-items in a work-group executing the "
              "kernel.",

@@ -14,6 +14,7 @@ from . import (  # noqa: F401  (registration)
     group_ops,
     image_block_ops,
     image_ops,
+    media_block_ops,
     memory_ops,
     non_uniform_arith,
     non_uniform_ops,
