@@ -19,7 +19,7 @@ import numpy as np
 
 from ... import semantics as sem
 from ...errors import UnsupportedError
-from . import types as T
+from ..common import types as T
 from .collective import SUBGROUP, Grouping
 from .image_block_ops import _coords, _image
 from .registry import Op, builder

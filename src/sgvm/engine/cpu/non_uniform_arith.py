@@ -16,7 +16,7 @@ import numpy as np
 
 from ... import semantics as sem
 from ...errors import UnsupportedError
-from . import types as T
+from ..common import types as T
 from .collective import Grouping, constant_scope
 from .non_uniform_ops import cluster_size
 from .registry import Op, builder
