@@ -50,7 +50,7 @@ def test_explicit_integer_conversion(explicit, src: str, dst: str) -> None:
     for n in WIDTHS:
         for suffix in SUFFIXES:
             conv = Conversion(src, dst, n, suffix)
-            want = _expected(windows(inputs[src], n), dst, "_sat" in suffix)
+            want = windows(_expected(inputs[src], dst, "_sat" in suffix), n)
             got = results[conv]
             bad = np.argwhere(got != want)
             assert not bad.size, (f"{conv.name}({src}): input {windows(inputs[src], n)[tuple(bad[0])]} "
@@ -73,5 +73,5 @@ def test_implicit_integer_conversions() -> None:
 
     results = run_conversions(convs, inputs, statement)
     for c in convs:
-        want = _expected(windows(inputs[c.src], c.width), c.dst, False)
+        want = windows(_expected(inputs[c.src], c.dst, False), c.width)
         assert np.array_equal(results[c], want), (c, results[c][:4], want[:4])

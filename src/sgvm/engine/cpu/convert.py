@@ -53,12 +53,16 @@ def round_float(x, dt: np.dtype, mode: str | None):
         return r
     exact = np.asarray(x)
     back = r.astype(exact.dtype) if exact.dtype.kind == "f" else None
-    if back is None:  # integer source: compare exactly through Python-sized ints where needed
+    if back is None:  # integer source: float64 is exact below 2**53, above it compare as integers
         wide = r.astype(np.float64)
-        src = exact.astype(np.float64)
-        big = np.abs(src) >= 2.0**53
-        gt = np.where(big, wide > src, wide > src)
-        lt = np.where(big, wide < src, wide < src)
+        gt, lt = wide > exact.astype(np.float64), wide < exact.astype(np.float64)
+        big = np.abs(exact.astype(np.float64)) >= 2.0**53
+        if np.any(big):  # there r is integral; beyond the source type's range only its sign matters
+            info = np.iinfo(exact.dtype)
+            fits = (wide >= float(info.min)) & (wide < 2.0 ** (8 * exact.dtype.itemsize - (info.min < 0)))
+            ri = np.where(fits, wide, 0.0).astype(exact.dtype)
+            gt = np.where(big, np.where(fits, ri > exact, wide > 0), gt)
+            lt = np.where(big, np.where(fits, ri < exact, wide < 0), lt)
     else:
         gt, lt = back > exact, back < exact
     inf = np.array(np.inf, dt)
