@@ -364,8 +364,8 @@ template <class T, int N> __device__ __forceinline__ void sg_img_block_write(u64
     for (int k = 0; k < (int)sizeof(T); k++) p[k] = (u8)((u64)v[i] >> (8 * k));
   }
 }
-// The coordinate of the sub-group's first active lane (block IO coordinates are uniform).
-template <class T> __device__ __forceinline__ T sg_first(T v) {
-  u32 m = sg_mask();
+// The coordinate of the first lane of `m`, the lanes running together (block IO
+// coordinates are uniform).
+template <class T> __device__ __forceinline__ T sg_first(u32 m, T v) {
   return sg_shfl(m, v, __ffs(m >> sg_base()) - 1);
 }

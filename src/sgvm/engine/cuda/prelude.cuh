@@ -141,9 +141,30 @@ __device__ __forceinline__ u32 sg_segmask() {
   u32 base = (sg_linear() & 31u) & ~(u32)(SG_SIZE - 1);
   return (SG_SIZE == 32 ? 0xffffffffu : ((1u << SG_SIZE) - 1u)) << base;
 }
-// The lanes of this sub-group executing the collective together.
-__device__ __forceinline__ u32 sg_mask() { return __activemask() & sg_segmask(); }
 __device__ __forceinline__ u32 sg_base() { return (sg_linear() & 31u) & ~(u32)(SG_SIZE - 1); }
+// The warp lanes of this sub-group's work-items (fewer than S in a partial sub-group).
+__device__ __forceinline__ u32 sg_lanes() {
+  u32 n = sg_size();
+  return (n == 32 ? 0xffffffffu : ((1u << n) - 1u)) << sg_base();
+}
+
+// ---- sub-group membership (docs/cuda.md, "Sub-groups") ------------------------------
+// Which work-items take part in a collective is the CPU engine's rule, never the hardware's
+// momentary convergence (__activemask()): a function with sub-group collectives runs its
+// blocks under a scheduler (render_sched.py) that, like engine/cpu/scheduler.py, runs the
+// lowest-indexed block any lane of the sub-group waits at, for exactly the lanes waiting
+// there; `m` below is that set of lanes.
+#define SG_EXIT 0xffffffffu
+// The smallest `v` over the lanes of `m` (all of them call this together).
+__device__ __forceinline__ u32 sg_min_sync(u32 m, u32 v) {
+#if __CUDA_ARCH__ >= 800
+  return __reduce_min_sync(m, v);
+#else
+  u32 r = v;
+  for (u32 k = m; k; k &= k - 1) r = min(r, __shfl_sync(m, v, __ffs(k) - 1));
+  return r;
+#endif
+}
 
 // ---- half (binary16) -------------------------------------------------------
 __device__ __forceinline__ float h2f(hbits h) {
@@ -231,46 +252,43 @@ template <class T> __device__ __forceinline__ T sg_shfl(u32 mask, T v, u32 src) 
   return sg_from_bits<T>(__shfl_sync(mask, (unsigned long long)b, (int)src, SG_SIZE));
 }
 // intel_sub_group_shuffle: index >= max size is out of range (0).
-template <class T> __device__ __forceinline__ T sg_shuffle(T v, u32 idx) {
-  T r = sg_shfl(sg_mask(), v, idx & (SG_SIZE - 1));
+template <class T> __device__ __forceinline__ T sg_shuffle(u32 m, T v, u32 idx) {
+  T r = sg_shfl(m, v, idx & (SG_SIZE - 1));
   return idx < SG_SIZE ? r : (T)0;
 }
-template <class T> __device__ __forceinline__ T sg_shuffle_xor(T v, u32 m) {
-  u32 idx = sg_lane() ^ m;
-  T r = sg_shfl(sg_mask(), v, idx & (SG_SIZE - 1));
+template <class T> __device__ __forceinline__ T sg_shuffle_xor(u32 m, T v, u32 x) {
+  u32 idx = sg_lane() ^ x;
+  T r = sg_shfl(m, v, idx & (SG_SIZE - 1));
   return idx < SG_SIZE ? r : (T)0;
 }
 // shuffle_down(cur, next, d): index l+d; < max -> cur[l+d]; < 2*max -> next[l+d-max].
-template <class T> __device__ __forceinline__ T sg_shuffle_down(T cur, T next, u32 d) {
-  u32 m = sg_mask();
+template <class T> __device__ __forceinline__ T sg_shuffle_down(u32 m, T cur, T next, u32 d) {
   u32 idx = sg_lane() + d;  // 32-bit unsigned, as the spec's unsigned shuffle index
   T a = sg_shfl(m, cur, idx & (SG_SIZE - 1));
   T b = sg_shfl(m, next, idx & (SG_SIZE - 1));
   return idx < SG_SIZE ? a : idx < 2 * SG_SIZE ? b : (T)0;
 }
 // shuffle_up(prev, cur, d): index l-d; >= 0 -> cur[l-d]; >= -max -> prev[l-d+max].
-template <class T> __device__ __forceinline__ T sg_shuffle_up(T prev, T cur, u32 d) {
-  u32 m = sg_mask();
+template <class T> __device__ __forceinline__ T sg_shuffle_up(u32 m, T prev, T cur, u32 d) {
   s32 idx = (s32)(sg_lane() - d);
   u32 src = (u32)idx & (SG_SIZE - 1);
   T a = sg_shfl(m, cur, src);
   T b = sg_shfl(m, prev, src);
   return (idx >= 0 && idx < SG_SIZE) ? a : (idx < 0 && idx >= -SG_SIZE) ? b : (T)0;
 }
-template <class T> __device__ __forceinline__ T sg_broadcast(T v, u64 id) {
-  T r = sg_shfl(sg_mask(), v, (u32)id & (SG_SIZE - 1));
+template <class T> __device__ __forceinline__ T sg_broadcast(u32 m, T v, u64 id) {
+  T r = sg_shfl(m, v, (u32)id & (SG_SIZE - 1));
   return id < SG_SIZE ? r : (T)0;
 }
-__device__ __forceinline__ bool sg_all(bool p) { return __all_sync(sg_mask(), p); }
-__device__ __forceinline__ bool sg_any(bool p) { return __any_sync(sg_mask(), p); }
+__device__ __forceinline__ bool sg_all(u32 m, bool p) { return __all_sync(m, p); }
+__device__ __forceinline__ bool sg_any(u32 m, bool p) { return __any_sync(m, p); }
 
 // ---- reductions and scans ------------------------------------------------------
 // OP is a functor with `static T apply(T, T)` and `static T identity()`.
 // A whole sub-group uses a shuffle tree (float order: pairwise, see docs/cuda.md);
 // a partial or divergent one folds its active lanes sequentially in lane order,
 // which is the CPU engine's order.
-template <class OP, class T> __device__ __forceinline__ T sg_reduce(T v) {
-  u32 m = sg_mask();
+template <class OP, class T> __device__ __forceinline__ T sg_reduce(u32 m, T v) {
   if (m == sg_segmask()) {
 #pragma unroll
     for (int o = SG_SIZE / 2; o > 0; o >>= 1) v = OP::apply(v, sg_from_bits<T>(
@@ -283,8 +301,7 @@ template <class OP, class T> __device__ __forceinline__ T sg_reduce(T v) {
   for (u32 r = rel & (rel - 1); r; r &= r - 1) acc = OP::apply(acc, sg_shfl(m, v, __ffs(r) - 1));
   return acc;
 }
-template <class OP, class T> __device__ __forceinline__ T sg_scan(T v, bool inclusive) {
-  u32 m = sg_mask();
+template <class OP, class T> __device__ __forceinline__ T sg_scan(u32 m, T v, bool inclusive) {
   u32 lane = sg_lane();
   if (m == sg_segmask() && inclusive) {
 #pragma unroll

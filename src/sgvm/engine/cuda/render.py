@@ -21,6 +21,7 @@ from ..clower import ctypes_ as C
 from ..common import types as T
 from ..common.constants import ALLOWED, byte_offset, constant_sampler
 from .render_globals import GlobalInit
+from .render_sched import Schedule, called, callees_first
 
 PRELUDE = "".join(Path(__file__).with_name(f).read_text() for f in ("prelude.cuh", "images.cuh"))
 BUILTIN_DIMS = ("GlobalInvocationId", "LocalInvocationId", "WorkgroupId", "WorkgroupSize",
@@ -62,6 +63,10 @@ class Renderer:
         self.kernel_local: dict[str, int] = {}  # kernel → bytes of its Workgroup variables
         self.printf_sites: list[tuple[Type, ...]] = []
         self.strings: dict[int, bytes] = {}  # initialised i8 arrays (g<id>) → their bytes
+        self.scheduled: set[int] = set()  # functions run under the sub-group schedule (render_sched)
+        self.sched: Schedule | None = None  # the current function's schedule, if it has one
+        self.uses_members = False  # the current function needs sub-group membership
+        self.kernel_only: set[int] = set()  # entry points' functions that nothing calls
         from ..clower import ext, ops
         from . import printf, render_groups, render_images
 
@@ -124,13 +129,10 @@ class Renderer:
         head = [f"#define SG_SIZE {self.S}", PRELUDE]
         self._globals(head)
         self._local_layout()
-        funcs = [f for f in self.m.functions.values() if not f.is_declaration]
+        funcs = callees_first(self.m)
+        self.kernel_only = {ep.function for ep in self.m.entry_points} - called(self.m)
+        bodies = [self._function_text(f) for f in funcs]
         protos = [self._signature(f) + ";" for f in funcs]
-        bodies = []
-        for f in funcs:
-            self.lines = []
-            self._function(f)
-            bodies.append("\n".join(self.lines))
         kernels: dict[str, KernelInfo] = {}
         wrappers = []
         for i, ep in enumerate(self.m.entry_points):
@@ -206,8 +208,28 @@ class Renderer:
             self.decls.append(decl)
         return name
 
+    def members(self) -> str:
+        """The C expression of the lanes of the sub-group that run the current instruction
+        together (render_sched); the function is then rendered under the schedule."""
+        self.uses_members = True
+        return "sg_m"
+
+    def _function_text(self, f: Function) -> str:
+        """Function ``f`` as plain gotos, or, when it turns out to need sub-group membership
+        (its callees are rendered before it), again under the schedule."""
+        sites = len(self.printf_sites)
+        self.uses_members = False
+        self.lines = []
+        self._function(f)
+        if self.uses_members and f.id not in self.scheduled:
+            del self.printf_sites[sites:]
+            self.scheduled.add(f.id)
+            self.lines = []
+            self._function(f)
+        return "\n".join(self.lines)
+
     def _signature(self, f: Function) -> str:
-        params = ["const SgCtx &sgc"]
+        params = ["const SgCtx &sgc"] + (["u32 sg_in"] if f.id in self.scheduled else [])
         for p in f.params:
             t = self.m.types[p.result_type]
             params += [f"{C.scalar_ctype(x)} {n}"
@@ -221,6 +243,10 @@ class Renderer:
         declared: list[str] = []
         self.preds = self._phi_sources(f)
         self.order = {b.label: k for k, b in enumerate(f.blocks)}
+        self.sched = Schedule(f, self._ret_ctype(f.result_type), f.id in self.kernel_only) \
+            if f.id in self.scheduled else None
+        if self.sched:
+            declared += self.sched.prologue()
         if self.bounds and any(self.order[dst] <= self.order[b.label]
                                for b in f.blocks for dst in _targets(b)):
             declared.append("  u64 sg_n = 0;")
@@ -234,6 +260,8 @@ class Renderer:
                                  for x, n in zip(C.leaf_types(t), self.leaves(inst.result_id),
                                                  strict=True)]
                 self.instruction(inst, block.label)
+        if self.sched:
+            self.lines += self.sched.epilogue()
         self.lines[decl_at:decl_at] = declared + self._variables(f) + self._spec_ops()
         self.lines.append("}")
 
@@ -283,8 +311,9 @@ class Renderer:
                     out.setdefault((pred, block.label), []).append((inst.result_id, value))
         return out
 
-    def edge(self, src: int, dst: int) -> str:
-        """Code for the edge src → dst: the phi copies (through temporaries), then goto;
+    def edge(self, src: int, dst: int, uniform: str = "true") -> str:
+        """Code for the edge src → dst: the phi copies (through temporaries), then goto (under
+        the schedule: ``Schedule.jump``, ``uniform`` saying whether all running lanes take it);
         a backward edge (every loop has one) first counts a step when checks are on."""
         copies = self.preds.get((src, dst), [])
         parts = ["sg_tick(sgc, sg_n);"] if self.bounds and self.order[dst] <= self.order[src] else []
@@ -295,7 +324,8 @@ class Renderer:
                 parts.append(f"{C.scalar_ctype(x)} t{k}_{j} = {e};")
                 temps.append((self.leaves(phi)[j], f"t{k}_{j}"))
         parts += [f"{d} = {s};" for d, s in temps]
-        return "{ " + " ".join(parts + [f"goto L{dst};"]) + " }"
+        jump = self.sched.jump(dst, uniform) if self.sched else f"goto L{dst};"
+        return "{ " + " ".join(parts + [jump]) + " }"
 
     def instruction(self, inst: Instruction, label: int) -> None:
         op = inst.opname
@@ -308,7 +338,12 @@ class Renderer:
             self.emit(self.edge(label, inst.operands[0].value))
         elif op == "OpBranchConditional":
             c, a, b = (o.value for o in inst.operands[:3])
-            self.emit(f"if ({self.leaf(c)}) {self.edge(label, a)} else {self.edge(label, b)}")
+            if self.sched:
+                self.emit(f"{{ bool c_ = {self.leaf(c)}; u32 b_ = __ballot_sync(sg_m, c_); "
+                          "bool u_ = b_ == sg_m || b_ == 0;")
+                self.emit(f"  if (c_) {self.edge(label, a, 'u_')} else {self.edge(label, b, 'u_')} }}")
+            else:
+                self.emit(f"if ({self.leaf(c)}) {self.edge(label, a)} else {self.edge(label, b)}")
         elif op == "OpSwitch":
             sel, default = inst.operands[0].value, inst.operands[1].value
             t = self.type_of(sel)
@@ -316,15 +351,16 @@ class Renderer:
             for o in inst.operands[2:]:
                 lit, target = o.value
                 v = int.from_bytes(b"".join(w.to_bytes(4, "little") for w in lit), "little")
-                self.emit(f"  case {C.literal(t, v)}: {self.edge(label, target)}")
-            self.emit(f"  default: {self.edge(label, default)}")
+                self.emit(f"  case {C.literal(t, v)}: {self.edge(label, target, 'false')}")
+            self.emit(f"  default: {self.edge(label, default, 'false')}")
             self.emit("}")
         elif op == "OpReturn":
-            self.emit("return;")
+            self.emit(self.sched.ret(None) if self.sched else "return;")
         elif op == "OpReturnValue":
             vals = self.leaves(inst.operands[0].value)
             ret = self._ret_ctype(self.fn.result_type)
-            self.emit(f"return {vals[0]};" if len(vals) == 1 else f"return {ret}{{{', '.join(vals)}}};")
+            value = vals[0] if len(vals) == 1 else f"{ret}{{{', '.join(vals)}}}"
+            self.emit(self.sched.ret(value) if self.sched else f"return {value};")
         elif op == "OpUnreachable":
             self.emit("__trap();")
         elif op == "OpFunctionCall":
@@ -344,7 +380,8 @@ class Renderer:
         f = self.m.functions[fid]
         if f.is_declaration:
             raise UnsupportedError(f"call to undefined function '{f.name or fid}'")
-        args = ["sgc"] + [x for o in inst.operands[1:] for x in self.leaves(o.value)]
+        members = [self.members()] if fid in self.scheduled else []
+        args = ["sgc", *members] + [x for o in inst.operands[1:] for x in self.leaves(o.value)]
         call = f"f{fid}({', '.join(args)})"
         names = self.result_names(inst) if len(C.leaf_types(f.result_type)) else []
         if not names:
@@ -446,7 +483,7 @@ class Renderer:
                 "{c12, c13, c14}, cdim, cpf, crng, cnrng, cdyn, cfault, csteps};"]
         if self.bounds:
             body.append("  if (sg_linear() == 0) sg_abort = 0;\n  __syncthreads();")
-        args = ["sgc"]
+        args = ["sgc"] + (["sg_lanes()"] if fid in self.scheduled else [])
         for i, p in enumerate(f.params):
             t = self.m.types[p.result_type]
             byval = any(d.name == "FuncParamAttr" and d.args and d.args[0] == "ByVal"

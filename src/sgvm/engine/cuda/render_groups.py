@@ -2,8 +2,8 @@
 SPV_INTEL_subgroups shuffles and buffer block IO (docs/subgroups.md, docs/cuda.md).
 
 A sub-group is an aligned ``SG_SIZE``-lane segment of a warp; the lanes taking
-part are ``__activemask()`` within the segment (the lanes that reached the
-instruction together). Shuffles are ``__shfl_sync`` with width ``SG_SIZE`` and the
+part are ``r.members()``, the lanes that reached the instruction together by the
+CPU engine's rule (``render_sched``), never the hardware's momentary convergence. Shuffles are ``__shfl_sync`` with width ``SG_SIZE`` and the
 spec's index rules (prelude.cuh); reduce/scan use the spec's identities; block IO
 element ``i`` of lane ``l`` is ``p[l + i*SG_SIZE]``, a coalesced access per ``i``.
 Work-group functions go through a shared-memory buffer and act as barriers.
@@ -51,9 +51,10 @@ def _group_arith(r, inst: Instruction) -> None:
             r.uses_wg = True
             out.append(f"wg_collective<{f}, {C.scalar_ctype(s)}>({v}, {operation}, sg_wgbuf)")
         elif operation == 0:
-            out.append(f"sg_reduce<{f}, {C.scalar_ctype(s)}>({v})")
+            out.append(f"sg_reduce<{f}, {C.scalar_ctype(s)}>({r.members()}, {v})")
         else:
-            out.append(f"sg_scan<{f}, {C.scalar_ctype(s)}>({v}, {'true' if operation == 1 else 'false'})")
+            out.append(f"sg_scan<{f}, {C.scalar_ctype(s)}>({r.members()}, {v}, "
+                       f"{'true' if operation == 1 else 'false'})")
     r.assign(inst, out)
 
 
@@ -69,7 +70,7 @@ def _all_any(r, inst: Instruction) -> None:
         fn = "__syncthreads_and" if inst.opname == "OpGroupAll" else "__syncthreads_or"
         r.assign(inst, [f"({fn}({p}) != 0)"])
     else:
-        r.assign(inst, [f"sg_{'all' if inst.opname == 'OpGroupAll' else 'any'}({p})"])
+        r.assign(inst, [f"sg_{'all' if inst.opname == 'OpGroupAll' else 'any'}({r.members()}, {p})"])
 
 
 @op("OpGroupBroadcast")
@@ -88,7 +89,7 @@ def _broadcast(r, inst: Instruction) -> None:
         r.assign(inst, [f"wg_broadcast({v}, ({ok}) ? {linear} : ~0ULL, sg_wgbuf)"
                         for v in r.leaves(value)])
         return
-    r.assign(inst, [f"sg_broadcast({v}, (u64){lid[0]})" for v in r.leaves(value)])
+    r.assign(inst, [f"sg_broadcast({r.members()}, {v}, (u64){lid[0]})" for v in r.leaves(value)])
 
 
 _SHUFFLES = {"OpSubgroupShuffleINTEL": "sg_shuffle", "OpSubgroupShuffleXorINTEL": "sg_shuffle_xor",
@@ -102,7 +103,7 @@ def _shuffle(r, inst: Instruction) -> None:
     fn = _SHUFFLES[inst.opname]
     idx = f"(u32){r.leaf(index)}"
     cols = [r.leaves(d) for d in data]
-    r.assign(inst, [f"{fn}({', '.join(c[k] for c in cols)}, {idx})"
+    r.assign(inst, [f"{fn}({r.members()}, {', '.join(c[k] for c in cols)}, {idx})"
                     for k in range(len(cols[0]))])
 
 
@@ -132,3 +133,13 @@ def _block_write(r, inst: Instruction) -> None:
     for i, v in enumerate(r.leaves(data)):
         a = f"({r.leaf(ptr)} + (u64)(sg_lane() + {i} * SG_SIZE) * {size})"
         r.guarded(r.guard(ptr, a, size, size, 1), [f"*({ct}*){a} = {v};"])
+
+
+@op("OpControlBarrier")
+def _barrier(r, inst: Instruction) -> None:
+    """A sub-group barrier waits for the lanes running together (``r.members()``); a
+    work-group barrier for the block (and then checks the step budget's abort flag)."""
+    if constant_int(r, ids(inst)[0]) > 2:
+        r.emit(f"__syncwarp({r.members()});")
+    else:
+        r.emit("__syncthreads(); sg_aborted();" if r.bounds else "__syncthreads();")

@@ -115,7 +115,8 @@ def _one(r, inst: Instruction) -> None:
 def _block_coords(r, coord: int) -> str:
     """Declarations of the sub-group's (uniform) byte coordinate x_, y_ (int2: signed)."""
     x, y = r.leaves(coord)[:2]
-    return f"s64 x_ = sg_first((s64)(s32){x}), y_ = sg_first((s64)(s32){y});"
+    m = r.members()
+    return f"s64 x_ = sg_first({m}, (s64)(s32){x}), y_ = sg_first({m}, (s64)(s32){y});"
 
 
 @op("OpSubgroupImageBlockReadINTEL")

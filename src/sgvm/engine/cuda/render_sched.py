@@ -1,0 +1,115 @@
+"""Sub-group membership by the CPU engine's rule in functions with sub-group collectives.
+
+The lanes that take part in a collective are those that reached it together as the CPU
+engine defines it (``engine/cpu/scheduler.py``): per function call, the block with the
+lowest index in ``common.block_order`` that any lane waits at runs, for exactly the lanes
+waiting there. A warp instead reconverges where NVCC and the hardware decide; with
+independent thread scheduling, lanes that left a loop after different trip counts need not
+have met again at the collective after it, so ``__activemask()`` can show part of the
+sub-group (a softmax row reduced over 8 of its 16 lanes).
+
+A function that uses the membership (a collective, a sub-group barrier, image block IO) or
+calls one that does is therefore rendered with that schedule made explicit:
+
+* It takes ``u32 sg_in``, the lanes that called it together (the kernel: ``sg_lanes()``),
+  keeps ``sg_pc`` (the index of the block the lane waits at, ``SG_EXIT`` once returned),
+  ``sg_m`` (the lanes running the current block: the membership every collective uses)
+  and ``sg_wait`` (the lowest block index other lanes of ``sg_in`` wait at).
+* A branch whose target is the same for all of ``sg_m`` (a ``__ballot_sync`` over ``sg_m``
+  decides for conditional branches) and whose index is below ``sg_wait`` jumps straight
+  there: the engine would run that block next, for the same lanes. Any other branch, and
+  a return, stores the lane's next index in ``sg_pc`` and enters the scheduler.
+* A kernel's own function (never called from another) returns at once: the thread ends,
+  and CUDA's ``*_sync`` operations leave exited threads out, as the engine leaves returned
+  lanes out. A work-group barrier after some work-items returned then still completes
+  (exited threads do not hold it up), as it did before the schedule.
+* The scheduler (one place, so all lanes of ``sg_in`` meet at the same instructions) takes
+  the lowest ``sg_pc`` over ``sg_in``, returns when it is ``SG_EXIT``, sets ``sg_m`` to the
+  lanes waiting there and ``sg_wait`` to the lowest index of the others, and sends the
+  lanes of ``sg_m`` to that block; the others go round again.
+
+Functions without sub-group collectives are rendered as plain gotos.
+"""
+
+from __future__ import annotations
+
+from ...spirv import Function, Module
+from ..common.block_order import block_order
+
+
+def called(module: Module) -> set[int]:
+    """The ids of the functions some OpFunctionCall calls."""
+    return {inst.operands[0].value for f in module.functions.values() for block in f.blocks
+            for inst in block.instructions if inst.opname == "OpFunctionCall"}
+
+
+def callees_first(module: Module) -> list[Function]:
+    """The module's defined functions, every callee before its callers (OpenCL has no recursion)."""
+    out: list[Function] = []
+    seen: set[int] = set()
+
+    def visit(f: Function) -> None:
+        if f.id in seen or f.is_declaration:
+            return
+        seen.add(f.id)
+        for block in f.blocks:
+            for inst in block.instructions:
+                if inst.opname == "OpFunctionCall":
+                    visit(module.functions[inst.operands[0].value])
+        out.append(f)
+
+    for f in module.functions.values():
+        visit(f)
+    return out
+
+
+class Schedule:
+    """The scheduled form of one function's control flow (see the module docstring)."""
+
+    def __init__(self, f: Function, ret_ctype: str, kernel_only: bool) -> None:
+        order = block_order(f)
+        order += [b.label for b in f.blocks if b.label not in order]  # unreachable blocks
+        self.index = {label: i for i, label in enumerate(order)}
+        self.ret_ctype = ret_ctype
+        self.kernel_only = kernel_only  # an entry point no function calls: returns end the thread
+
+    def prologue(self) -> list[str]:
+        """Declarations at the top of the function."""
+        lines = ["  u32 sg_m = sg_in, sg_wait = SG_EXIT, sg_pc = 0;"]
+        if self.ret_ctype != "void":
+            lines.append(f"  {self.ret_ctype} sg_ret = {{}};")
+        return lines
+
+    def jump(self, dst: int, uniform: str) -> str:
+        """Go to block ``dst`` (after the edge's phi copies): straight there when ``uniform``
+        (a C condition: every lane of sg_m takes this edge) and no other lane waits at a
+        lower index, else through the scheduler."""
+        k = self.index[dst]
+        direct = f"if ({uniform + ' && ' if uniform != 'true' else ''}{k}u < sg_wait) goto L{dst}; "
+        return f"{direct}sg_pc = {k}u; goto sg_sched;"
+
+    def ret(self, value: str | None) -> str:
+        """A return: keep the value and wait in the scheduler for the other lanes to return
+        (a kernel's own function: end the thread)."""
+        if self.kernel_only:
+            return "return;"
+        keep = f"sg_ret = {value}; " if value is not None else ""
+        return f"{{ {keep}sg_pc = SG_EXIT; goto sg_sched; }}"
+
+    def epilogue(self) -> list[str]:
+        """The scheduler, after the last block."""
+        back = "return sg_ret;" if self.ret_ctype != "void" else "return;"
+        cases = " ".join(f"case {k}u: goto L{label};" for label, k in sorted(self.index.items(),
+                                                                              key=lambda x: x[1]))
+        return [
+            " sg_sched:;",
+            "  {",
+            "    u32 cur_ = sg_min_sync(sg_in, sg_pc);",
+            f"    if (cur_ == SG_EXIT) {back}",
+            "    sg_m = __ballot_sync(sg_in, sg_pc == cur_);",
+            "    sg_wait = sg_min_sync(sg_in, sg_pc == cur_ ? SG_EXIT : sg_pc);",
+            "    if (sg_pc != cur_) goto sg_sched;",
+            f"    switch (cur_) {{ {cases} }}",
+            "    __trap();",
+            "  }",
+        ]
