@@ -1,0 +1,148 @@
+"""Launch cost: microseconds and Python calls per launch of an already-built small kernel.
+
+    python benchmarks/launch_bench.py [--device cpu|cuda] [--n 1024] [--repeat 2000]
+
+Real hosts (PyOpenCL's test suite, ggml) launch thousands of small kernels, so what a
+launch costs beyond the kernel's own work matters. Each row launches
+``y[i] = a * x[i] + y[i]`` over ``--n`` work-items (work-groups of 64) the way a host
+does, with the program built, the kernel made and the buffers in place beforehand:
+
+* ``enqueue_nd_range_kernel``: arguments set once, then only enqueued (the cached launch);
+* ``kernel(queue, g, l, *args)``: PyOpenCL's call form, which sets every argument again;
+* ``runtime.launch``: the runtime below the host API (no queue, no argument conversion);
+* on CUDA, ``CuPy RawKernel``: the same kernel hand-written, launched by CuPy (the floor).
+
+The result is checked after the timed launches. Columns: µs per launch (best of 5 rounds
+of ``--repeat`` launches), Python function calls per launch (``sys.setprofile``, one
+launch), and the ratio to the first row. Run it before and after a change on the same
+machine to compare.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import time
+from collections.abc import Callable
+
+import numpy as np
+
+SOURCE = """
+kernel void axpy(global const float *x, global float *y, float a) {
+    size_t i = get_global_id(0);
+    y[i] = a * x[i] + y[i];
+}
+"""
+CUPY_SOURCE = """
+extern "C" __global__ void axpy(const float *x, float *y, float a) {
+    size_t i = blockIdx.x * blockDim.x + threadIdx.x;
+    y[i] = a * x[i] + y[i];
+}
+"""
+
+
+def python_calls(fn: Callable[[], object]) -> int:
+    """Python-level function calls one run of ``fn`` makes (C functions not counted)."""
+    count = 0
+
+    def prof(frame: object, event: str, arg: object) -> None:
+        nonlocal count
+        if event == "call":
+            count += 1
+
+    sys.setprofile(prof)
+    try:
+        fn()
+    finally:
+        sys.setprofile(None)
+    return count - 1  # the profiler sees fn's own call
+
+
+def per_launch_us(fn: Callable[[], object], repeat: int, sync: Callable[[], object]) -> float:
+    """Best of 5 rounds: µs per call of ``fn`` over ``repeat`` calls, then ``sync``."""
+    best = float("inf")
+    for _ in range(5):
+        t0 = time.perf_counter()
+        for _ in range(repeat):
+            fn()
+        sync()
+        best = min(best, (time.perf_counter() - t0) / repeat)
+    return best * 1e6
+
+
+def rows(device: str, n: int) -> list[tuple[str, Callable[[], object], Callable[[], object], Callable[[], bool]]]:
+    """(name, launch, sync, check) per row."""
+    os.environ["SGVM_DEVICE"] = device
+    import sgvm.cl as cl
+    from sgvm.runtime.launch import launch
+    from sgvm.runtime.ndrange import NDRange
+
+    ctx = cl.create_some_context()
+    queue = cl.CommandQueue(ctx)
+    prg = cl.Program(ctx, SOURCE).build()
+    x = np.arange(n, dtype=np.float32)
+    mf = cl.mem_flags
+    xb = cl.Buffer(ctx, mf.READ_ONLY | mf.COPY_HOST_PTR, hostbuf=x)
+    yb = cl.Buffer(ctx, mf.READ_WRITE, x.nbytes)
+    knl = cl.Kernel(prg, "axpy")
+    knl.set_args(xb, yb, np.float32(1))
+    launches = [0]
+
+    def counted(fn: Callable[[], object]) -> Callable[[], object]:
+        def run() -> object:
+            launches[0] += 1
+            return fn()
+        return run
+
+    def check() -> bool:
+        y = np.empty_like(x)
+        cl.enqueue_copy(queue, y, yb)
+        return bool(np.array_equal(y, x * np.float32(launches[0])))
+
+    args = list(knl._args)  # noqa: SLF001 - the runtime's form of the arguments set above
+    nd = NDRange((n,), (64,))
+    out = [
+        ("enqueue_nd_range_kernel", counted(lambda: cl.enqueue_nd_range_kernel(queue, knl, (n,), (64,))),
+         queue.finish, check),
+        ("kernel(queue, g, l, *args)", counted(lambda: knl(queue, (n,), (64,), xb, yb, np.float32(1))),
+         queue.finish, check),
+        ("runtime.launch", counted(lambda: launch(prg.module, "axpy", args, nd, device=ctx.devices[0].model)),
+         queue.finish, check),
+    ]
+    if device == "cuda":
+        import cupy as cp
+
+        raw = cp.RawKernel(CUPY_SOURCE, "axpy")
+        dx, dy = cp.asarray(x), cp.zeros(n, np.float32)
+        grid, block = (n // 64,), (64,)
+        a = np.float32(1)
+        out.append(("CuPy RawKernel (same kernel)", lambda: raw(grid, block, (dx, dy, a)),
+                    cp.cuda.Device().synchronize, lambda: True))
+    return out
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--device", default="cpu", choices=("cpu", "cuda"))
+    ap.add_argument("--n", type=int, default=1024)
+    ap.add_argument("--repeat", type=int, default=2000)
+    args = ap.parse_args()
+    if args.device == "cuda":
+        os.environ.setdefault("SGVM_CUDA_BOUNDS", "1")
+    table = []
+    for name, fn, sync, check in rows(args.device, args.n):
+        fn()
+        sync()  # compile and upload before timing
+        calls = python_calls(fn)
+        us = per_launch_us(fn, args.repeat, sync)
+        table.append((name, us, calls, check()))
+    print(f"launch cost, {args.n} work-items, device {args.device}"
+          + (f", SGVM_CUDA_BOUNDS={os.environ['SGVM_CUDA_BOUNDS']}" if args.device == "cuda" else ""))
+    print(f"{'launch':32} {'µs/launch':>10} {'Python calls':>13} {'ratio':>7} correct")
+    for name, us, calls, ok in table:
+        print(f"{name:32} {us:10.1f} {calls:13d} {us / table[0][1]:7.2f} {ok}")
+
+
+if __name__ == "__main__":
+    main()
