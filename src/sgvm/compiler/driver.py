@@ -126,7 +126,7 @@ def compile_with_log(
         ]
         proc = subprocess.run(argv, capture_output=True, text=True, cwd=tmp)
         log, dump = split_log(proc.stderr) if opts.debug_info else (proc.stderr, "")
-        log = log.replace(str(src), filename).replace(tmp + os.sep, "")
+        log = "".join(f"{n}\n" for n in opts.notes) + log.replace(str(src), filename).replace(tmp + os.sep, "")
         if proc.returncode != 0 or not out.exists():
             raise BuildError(log, what="build failed", options=opts.text)
         spirv = repair(out.read_bytes())

@@ -12,6 +12,7 @@ import shlex
 from dataclasses import dataclass, field
 
 from ..errors import BuildError
+from . import intel_options
 
 # -cl-std values accepted by clBuildProgram, and the __OPENCL_C_VERSION__ each selects.
 CL_STD_VERSIONS: dict[str, int] = {"CL1.0": 100, "CL1.1": 110, "CL1.2": 120, "CL2.0": 200, "CL3.0": 300}
@@ -31,7 +32,6 @@ _PASS_THROUGH = {
     "-cl-uniform-work-group-size",
     "-cl-kernel-arg-info",
     "-w",
-    "-Werror",
 }
 _CONTRACTING = {"-cl-mad-enable", "-cl-fast-relaxed-math", "-cl-unsafe-math-optimizations"}
 # Accepted for compatibility, no effect on SPIR-V generation.
@@ -53,6 +53,7 @@ class ParsedOptions:
     kernel_arg_info: bool = False
     debug_info: bool = False
     allow_contraction: bool = False
+    notes: list[str] = field(default_factory=list)  # build-log lines about accepted options
 
     @property
     def opencl_c_version(self) -> int:
@@ -71,6 +72,16 @@ def _invalid(option: str, why: str, text: str) -> BuildError:
         what=f"invalid build option '{option}'",
         options=text,
     )
+
+
+def _is_warning_option(opt: str) -> bool:
+    """clang's warning controls: -W<warning>, -Wno-<warning>, -Werror[=<warning>], -Wno-error=<warning>.
+
+    ``-Wl,``/``-Wa,``/``-Wp,`` hand arguments to other tools and are not warnings.
+    """
+    name = opt[2:]
+    return opt.startswith("-W") and bool(name) and not name.startswith(("l,", "a,", "p,")) \
+        and all(c.isalnum() or c in "-_=+#" for c in name)
 
 
 def parse_options(options: str | list[str] | tuple[str, ...] = "") -> ParsedOptions:
@@ -117,8 +128,20 @@ def parse_options(options: str | list[str] | tuple[str, ...] = "") -> ParsedOpti
             out.uniform_work_group_size |= opt == "-cl-uniform-work-group-size"
             out.kernel_arg_info |= opt == "-cl-kernel-arg-info"
             out.allow_contraction |= opt in _CONTRACTING
+        elif _is_warning_option(opt):
+            out.clang_args.append(opt)
         elif opt in _IGNORED:
             pass
+        elif opt in intel_options.FLAGS:
+            meaning, standard = intel_options.FLAGS[opt]
+            out.notes.append(intel_options.note(opt, meaning))
+            if standard:
+                words[i] = standard
+                continue
+        elif opt.partition("=")[0] in intel_options.VALUED:
+            name = opt.partition("=")[0]
+            given = value(opt, name).removeprefix("=")
+            out.notes.append(intel_options.note(f"{name} {given}", intel_options.VALUED[name]))
         else:
             raise _invalid(opt, "unknown build option", text)
         i += 1
