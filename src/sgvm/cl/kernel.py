@@ -25,7 +25,7 @@ from .constants import (
     mem_flags,
 )
 from .image import Image, Sampler
-from .memory import Buffer, LocalMemory, MemoryObject, refuse_objects
+from .memory import Buffer, BufferPointer, LocalMemory, MemoryObject, refuse_objects
 from .platform import Device
 from .program import Program
 from .queue import CommandQueue, Event
@@ -145,6 +145,8 @@ class Kernel(InfoObject):
                 return NullArg()
             if isinstance(value, Buffer):
                 return BufferArg(value.allocation)
+            if isinstance(value, BufferPointer):
+                return BufferArg(value.buffer.allocation, value.offset)
             hint = "wrap host data in cl.Buffer(ctx, mf.READ_ONLY | mf.COPY_HOST_PTR, hostbuf=array)" \
                 if _value_bytes(value) is not None else f"pass a cl.Buffer, not {type(value).__name__}"
             raise cl_error("CL_INVALID_MEM_OBJECT", f"{p.label} is a {kind} pointer: {hint}", _SET_ARG)

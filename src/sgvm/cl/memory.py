@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import builtins
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -213,6 +214,15 @@ class Buffer(MemoryObject):
 
     def __repr__(self) -> str:
         return f"<pyopencl.Buffer {self.size} bytes>"
+
+
+@dataclass(frozen=True)
+class BufferPointer:
+    """A kernel argument pointing ``offset`` bytes into ``buffer`` (how a coarse-grained
+    SVM pointer into the middle of an allocation reaches a kernel)."""
+
+    buffer: Buffer
+    offset: int = 0
 
 
 class LocalMemory:

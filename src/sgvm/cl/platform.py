@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 
@@ -25,6 +25,29 @@ from .constants import (
 SGVM_VERSION = "0.1.0"
 
 
+def make_version(major: int, minor: int, patch: int = 0) -> int:
+    """CL_MAKE_VERSION (OpenCL API s4.1, "Version numbers"): 10 bits major, 10 minor, 12 patch."""
+    return (major << 22) | (minor << 12) | patch
+
+
+class NameVersion(NamedTuple):
+    """``cl_name_version``: an extension, IL, feature or OpenCL C version with its version."""
+
+    name: str
+    version: int
+
+
+def _with_version(names: Sequence[str], version: int = make_version(1, 0)) -> list[NameVersion]:
+    return [NameVersion(n, version) for n in names]
+
+
+# OpenCL C versions a 3.0 device accepts: 1.0 to 1.2 always, 3.0 (API s4.2, CL_DEVICE_OPENCL_C_ALL_VERSIONS);
+# 2.0 needs pipes and device-side enqueue, which sgvm's devices lack.
+OPENCL_C_VERSIONS = [NameVersion("OpenCL C", make_version(*v)) for v in ((1, 0), (1, 1), (1, 2), (3, 0))]
+# memory_order_relaxed/acq_rel/seq_cst and every scope (CL_DEVICE_ATOMIC_MEMORY_CAPABILITIES bits).
+ATOMIC_CAPABILITIES = 0x7F
+
+
 class Platform(InfoObject):
     """The single sgvm platform."""
 
@@ -42,6 +65,8 @@ class Platform(InfoObject):
             platform_info.VENDOR: "sgvm",
             platform_info.EXTENSIONS: " ".join(CPU_DEVICE.extensions),
             platform_info.HOST_TIMER_RESOLUTION: 1,
+            platform_info.NUMERIC_VERSION: make_version(3, 0),
+            platform_info.EXTENSIONS_WITH_VERSION: _with_version(CPU_DEVICE.extensions),
         }
         return self._answer(values, param, "clGetPlatformInfo")
 
@@ -158,8 +183,30 @@ class Device(InfoObject):
             di.PREFERRED_WORK_GROUP_SIZE_MULTIPLE: m.default_sub_group_size,
             di.WORK_GROUP_COLLECTIVE_FUNCTIONS_SUPPORT: True,
             di.GENERIC_ADDRESS_SPACE_SUPPORT: True,
-            di.OPENCL_C_FEATURES: list(m.opencl_c_features),
+            di.OPENCL_C_FEATURES: _with_version(m.opencl_c_features, make_version(3, 0)),
             di.SUB_GROUP_SIZES_INTEL: list(m.sub_group_sizes),
+            di.NUMERIC_VERSION: make_version(3, 0),
+            di.EXTENSIONS_WITH_VERSION: _with_version(m.extensions),
+            di.ILS_WITH_VERSION: [NameVersion("SPIR-V", make_version(1, minor)) for minor in range(7)],
+            di.BUILT_IN_KERNELS_WITH_VERSION: [],
+            di.OPENCL_C_ALL_VERSIONS: list(OPENCL_C_VERSIONS),
+            di.LATEST_CONFORMANCE_VERSION_PASSED: "none",  # sgvm has not run the Khronos CTS
+            di.ATOMIC_MEMORY_CAPABILITIES: ATOMIC_CAPABILITIES,
+            di.ATOMIC_FENCE_CAPABILITIES: ATOMIC_CAPABILITIES,
+            di.DEVICE_ENQUEUE_CAPABILITIES: 0,
+            di.QUEUE_ON_DEVICE_PROPERTIES: 0,
+            di.QUEUE_ON_DEVICE_PREFERRED_SIZE: 0,
+            di.QUEUE_ON_DEVICE_MAX_SIZE: 0,
+            di.MAX_ON_DEVICE_QUEUES: 0,
+            di.MAX_ON_DEVICE_EVENTS: 0,
+            di.PIPE_MAX_ACTIVE_RESERVATIONS: 0,
+            di.PIPE_MAX_PACKET_SIZE: 0,
+            di.PREFERRED_PLATFORM_ATOMIC_ALIGNMENT: 0,  # 0: aligned to the natural size of the type
+            di.PREFERRED_GLOBAL_ATOMIC_ALIGNMENT: 0,
+            di.PREFERRED_LOCAL_ATOMIC_ALIGNMENT: 0,
+            di.PARTITION_PROPERTIES: [0],  # "If the device cannot be partitioned ... 0"
+            di.PARTITION_AFFINITY_DOMAIN: 0,
+            di.PARTITION_TYPE: [],
         }
         for kind, width in (("CHAR", 1), ("SHORT", 1), ("INT", 1), ("LONG", 1), ("FLOAT", 1),
                             ("DOUBLE", 1), ("HALF", 1)):

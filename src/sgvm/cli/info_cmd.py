@@ -98,10 +98,28 @@ def _device_lines(d: DeviceModel, backend: str, available: bool) -> list[tuple[s
     ]
 
 
+def icd() -> dict[str, Any]:
+    """Whether the OpenCL ICD library is built, and where (``sgvm icd build``)."""
+    try:
+        from ..icd import paths
+
+        where = paths()
+    except ImportError as exc:  # cffi missing
+        return {"built": False, "library": None, "vendor_file": None, "problem": str(exc)}
+    return {"built": where.built, "library": str(where.library), "vendor_file": str(where.vendor_file)}
+
+
+def _icd_line(state: dict[str, Any]) -> str:
+    if state["built"]:
+        return f"built: {state['library']}"
+    return f"not built ({state.get('problem') or 'sgvm icd build'})"
+
+
 def text() -> str:
     """The clinfo-style report."""
     p = platform()
     rows: list[tuple[str, Any]] = [
+        ("OpenCL ICD library", _icd_line(icd())),
         ("Number of platforms", 1),
         ("  Platform Name", p["name"]),
         ("  Platform Vendor", p["vendor"]),
@@ -120,7 +138,8 @@ def text() -> str:
 
 def run(args: argparse.Namespace) -> int:
     if args.json:
-        sys.stdout.write(json.dumps({"platform": platform(), "devices": devices()}, indent=2) + "\n")
+        sys.stdout.write(json.dumps({"platform": platform(), "devices": devices(), "icd": icd()}, indent=2)
+                         + "\n")
     else:
         sys.stdout.write(text())
     return 0

@@ -261,6 +261,11 @@ class MessageProfile:
         for a, m in zip(rows, on.reshape(rows.shape), strict=True):
             self.record(kernel, source, lower_access(kind, a, access_size, m, sub_group_size))
 
+    def merge(self, other: MessageProfile) -> None:
+        """Add every line of ``other`` (another launch's profile) to this one."""
+        for (kernel, source), sums in other._entries.items():
+            self.add(kernel, source, sums)
+
     def entry(self, kernel: str, source: str) -> ProfileEntry:
         """The sums for one source line (empty if never recorded)."""
         return self._entries.get((kernel, source), ProfileEntry())

@@ -1,0 +1,175 @@
+"""The real PyOpenCL (from PyPI) on the sgvm platform, in this process: the ICD reuses the
+running interpreter. Expectations come from NumPy."""
+
+from __future__ import annotations
+
+import os
+import time
+
+import numpy as np
+import pytest
+
+
+@pytest.fixture(scope="module")
+def cl(icd):
+    os.environ["OCL_ICD_VENDORS"] = str(icd.vendors_dir)  # before PyOpenCL's loader first looks
+    os.environ.pop("OCL_ICD_FILENAMES", None)
+    pyopencl = pytest.importorskip("pyopencl")
+    pytest.importorskip("mako")
+    return pyopencl
+
+
+@pytest.fixture(scope="module")
+def ctx(cl):
+    platform, = cl.get_platforms()
+    assert platform.name == "sgvm"
+    return cl.Context(platform.get_devices()[:1])
+
+
+@pytest.fixture(scope="module")
+def queue(cl, ctx):
+    return cl.CommandQueue(ctx, properties=cl.command_queue_properties.PROFILING_ENABLE)
+
+
+def test_platform_and_device_info(cl, ctx):
+    dev = ctx.devices[0]
+    assert dev.platform.name == "sgvm"
+    assert dev.max_work_item_sizes == [1024, 1024, 1024]
+    assert {"cl_khr_subgroups", "cl_intel_subgroups"} <= set(dev.extensions.split())
+    names = {nv.name: nv.version for nv in dev.extensions_with_version}
+    assert names["cl_intel_subgroups"] == (1 << 22)  # CL_MAKE_VERSION(1, 0, 0)
+    assert [nv.version >> 22 for nv in dev.opencl_c_all_versions] == [1, 1, 1, 3]
+    assert "__opencl_c_subgroups" in {nv.name for nv in dev.opencl_c_features}
+    assert dev.global_mem_size == 16 * 1024**3
+
+
+def test_array_arithmetic_and_reductions(cl, queue):
+    import pyopencl.array as cla
+
+    rng = np.random.default_rng(1)
+    a = rng.standard_normal(3000).astype(np.float32)
+    b = rng.standard_normal(3000).astype(np.float32)
+    x, y = cla.to_device(queue, a), cla.to_device(queue, b)
+    np.testing.assert_allclose((2 * x + y * y).get(), 2 * a + b * b, rtol=1e-6)
+    np.testing.assert_allclose(cla.sum(x).get(), a.sum(dtype=np.float64), rtol=1e-4)
+    assert cla.max(x).get() == a.max()
+    np.testing.assert_allclose(cla.dot(x, y).get(), np.dot(a.astype(np.float64), b), rtol=1e-4)
+    i = cla.arange(queue, 100, dtype=np.int32)
+    assert cla.sum(i).get() == 4950
+
+
+def test_elementwise_and_reduction_kernels(cl, ctx, queue):
+    import pyopencl.array as cla
+    from pyopencl.elementwise import ElementwiseKernel
+    from pyopencl.reduction import ReductionKernel
+
+    lin = ElementwiseKernel(ctx, "float a, float *x, float *y, float *z", "z[i] = a * x[i] + y[i]")
+    a = np.linspace(0, 1, 777, dtype=np.float32)
+    x, y = cla.to_device(queue, a), cla.to_device(queue, a[::-1].copy())
+    z = cla.empty_like(x)
+    lin(np.float32(3), x, y, z)
+    np.testing.assert_allclose(z.get(), 3 * a + a[::-1], rtol=1e-6)
+    sumsq = ReductionKernel(ctx, np.float64, neutral="0", reduce_expr="a+b", map_expr="x[i]*x[i]",
+                            arguments="__global const float *x")
+    np.testing.assert_allclose(sumsq(x).get(), (a.astype(np.float64) ** 2).sum(), rtol=1e-6)
+
+
+def test_generic_scan_kernel(cl, ctx, queue):
+    import pyopencl.array as cla
+    from pyopencl.scan import GenericScanKernel, InclusiveScanKernel
+
+    a = np.random.default_rng(2).integers(0, 100, 5000).astype(np.int32)
+    scan = InclusiveScanKernel(ctx, np.int32, "a+b", neutral="0")
+    x = cla.to_device(queue, a)
+    scan(x)
+    np.testing.assert_array_equal(x.get(), np.cumsum(a))
+    exclusive = GenericScanKernel(ctx, np.int32, arguments="__global int *ary, __global int *out",
+                                  input_expr="ary[i]", scan_expr="a+b", neutral="0",
+                                  output_statement="out[i] = prev_item;")
+    src, out = cla.to_device(queue, a), cla.empty(queue, a.shape, np.int32)
+    exclusive(src, out)
+    np.testing.assert_array_equal(out.get(), np.concatenate([[0], np.cumsum(a)[:-1]]))
+
+
+def test_clrandom_moments(cl, queue):
+    import pyopencl.clrandom as clrandom
+
+    r = clrandom.PhiloxGenerator(queue.context, seed=7).uniform(queue, 20000, np.float32, a=0, b=1).get()
+    assert r.min() >= 0 and r.max() < 1
+    assert abs(r.mean() - 0.5) < 0.01 and abs(r.var() - 1 / 12) < 0.005
+    n = clrandom.rand(queue, 20000, np.float32)
+    assert 0 <= n.get().min() and abs(n.get().mean() - 0.5) < 0.01
+
+
+def test_images_and_samplers(cl, ctx, queue):
+    fmt = cl.ImageFormat(cl.channel_order.RGBA, cl.channel_type.UNSIGNED_INT8)
+    src = np.random.default_rng(3).integers(0, 256, (6, 10, 4)).astype(np.uint8)
+    mf = cl.mem_flags
+    img = cl.create_image(ctx, mf.READ_ONLY | mf.COPY_HOST_PTR, fmt, shape=(10, 6), hostbuf=src)
+    assert (img.width, img.height) == (10, 6)
+    prg = cl.Program(ctx, """
+        __kernel void flip(__read_only image2d_t im, sampler_t s, __global uint4 *out) {
+            int x = get_global_id(0), y = get_global_id(1);
+            out[y * 10 + x] = read_imageui(im, s, (int2)(9 - x, y));
+        }""").build()
+    sampler = cl.Sampler(ctx, False, cl.addressing_mode.CLAMP_TO_EDGE, cl.filter_mode.NEAREST)
+    out = cl.Buffer(ctx, mf.WRITE_ONLY, 60 * 16)
+    prg.flip(queue, (10, 6), None, img, sampler, out)
+    got = np.empty((6, 10, 4), np.uint32)
+    cl.enqueue_copy(queue, got, out)
+    np.testing.assert_array_equal(got, src[:, ::-1, :])
+    back = np.empty_like(src)
+    cl.enqueue_copy(queue, back, img, origin=(0, 0), region=(10, 6))
+    np.testing.assert_array_equal(back, src)
+
+
+def test_events_user_events_markers_and_profiling(cl, ctx, queue):
+    mf = cl.mem_flags
+    gate = cl.UserEvent(ctx)
+    host = np.arange(16, dtype=np.int32)
+    buf = cl.Buffer(ctx, mf.READ_WRITE, host.nbytes)
+    seen = []
+    write = cl.enqueue_copy(queue, buf, host, wait_for=[gate], is_blocking=False)
+    write.set_callback(cl.command_execution_status.COMPLETE, lambda status: seen.append(status))
+    assert write.command_execution_status != cl.command_execution_status.COMPLETE  # held by the gate
+    marker = cl.enqueue_marker(queue)
+    gate.set_status(cl.command_execution_status.COMPLETE)
+    marker.wait()
+    assert write.command_execution_status == cl.command_execution_status.COMPLETE
+    for _ in range(200):  # PyOpenCL hands callbacks to a thread of its own
+        if seen:
+            break
+        time.sleep(0.01)
+    assert seen == [0]
+    back = np.empty_like(host)
+    ev = cl.enqueue_copy(queue, back, buf)
+    ev.wait()
+    np.testing.assert_array_equal(back, host)
+    assert 0 < ev.profile.queued <= ev.profile.start <= ev.profile.end
+
+
+def test_sub_group_kernel_and_sub_group_info(cl, ctx, queue):
+    prg = cl.Program(ctx, """
+        __attribute__((intel_reqd_sub_group_size(8)))
+        __kernel void sg(__global int *out) {
+            out[get_global_id(0)] = sub_group_reduce_add((int)get_sub_group_local_id())
+                                    + 100 * (int)get_sub_group_id();
+        }""").build()
+    dev, sg = ctx.devices[0], cl.Kernel(prg, "sg")
+    kinfo = cl.kernel_sub_group_info
+    assert sg.get_sub_group_info(dev, kinfo.MAX_SUB_GROUP_SIZE_FOR_NDRANGE, (64,)) == 8
+    assert sg.get_sub_group_info(dev, kinfo.SUB_GROUP_COUNT_FOR_NDRANGE, (64,)) == 8
+    out = cl.Buffer(ctx, cl.mem_flags.WRITE_ONLY, 128 * 4)
+    sg(queue, (128,), (64,), out)
+    got = np.empty(128, np.int32)
+    cl.enqueue_copy(queue, got, out)
+    want = 28 + 100 * ((np.arange(128) % 64) // 8)  # 0+1+…+7 per sub-group of 8
+    np.testing.assert_array_equal(got, want)
+
+
+def test_errors_come_back_as_pyopencl_exceptions(cl, ctx):
+    with pytest.raises(cl.RuntimeError) as info:
+        cl.Program(ctx, "__kernel void broken( { }").build()
+    assert info.value.code == cl.status_code.BUILD_PROGRAM_FAILURE
+    with pytest.raises(cl.LogicError):
+        cl.Buffer(ctx, cl.mem_flags.READ_WRITE, 0)
