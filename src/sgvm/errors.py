@@ -113,7 +113,10 @@ class BuildError(RuntimeError):
         self.log = log
         self.options = options
         msg = what or "build failed"
-        super().__init__(f"{msg}\n{log}".rstrip(), "CL_BUILD_PROGRAM_FAILURE", "clBuildProgram")
+        # A one-line log that only restates the summary is not repeated.
+        lines = log.strip().splitlines()
+        self.details = "" if len(lines) == 1 and lines[0].endswith(msg) else log
+        super().__init__(f"{msg}\n{self.details}".rstrip(), "CL_BUILD_PROGRAM_FAILURE", "clBuildProgram")
         self.what = msg
 
 

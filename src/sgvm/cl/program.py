@@ -55,7 +55,7 @@ class Program(InfoObject):
         elif is_spirv(src_or_devices):
             self.il = bytes(src_or_devices)
         elif isinstance(src_or_devices, (bytes, bytearray)):
-            self.source = bytes(src_or_devices).decode()
+            self.source = bytes(src_or_devices).decode("utf-8", "surrogateescape")  # clang gets the bytes
         elif isinstance(src_or_devices, str):
             self.source = src_or_devices
         else:

@@ -76,7 +76,8 @@ def main(argv: list[str] | None = None) -> int:
     try:
         return int(args.func(args) or 0)
     except BuildError as exc:
-        print(exc.log.rstrip(), file=sys.stderr)
+        if exc.details.strip():
+            print(exc.details.rstrip(), file=sys.stderr)
         print(f"sgvm: error: {exc.what}", file=sys.stderr)
         return 1
     except SpirvFormatError as exc:

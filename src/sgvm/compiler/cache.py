@@ -43,14 +43,19 @@ def file_digest(path: str) -> str | None:
 
 
 def load(key: str) -> tuple[bytes, str, str] | None:
-    """The cached (spirv, log, line dump) for ``key`` if its recorded includes are unchanged."""
+    """The cached (spirv, log, line dump) for ``key`` if its recorded includes are unchanged
+    and the module is the one stored (its digest matches: a truncated or overwritten
+    ``.spv`` is a miss, and the build that follows replaces it)."""
     base = cache_dir() / key[:2] / key
     try:
         meta = json.loads(base.with_suffix(".json").read_text())
         if any(file_digest(p) != h for p, h in meta["includes"].items()):
             return None
-        return base.with_suffix(".spv").read_bytes(), meta["log"], meta.get("line_dump", "")
-    except (OSError, ValueError, KeyError, TypeError):
+        spirv = base.with_suffix(".spv").read_bytes()
+        if digest(spirv) != meta["spirv"]:
+            return None
+        return spirv, meta["log"], meta.get("line_dump", "")
+    except (OSError, ValueError, KeyError, TypeError, AttributeError):
         return None
 
 
@@ -68,7 +73,8 @@ def _write_atomic(path: Path, data: bytes) -> None:
 def store(key: str, spirv: bytes, log: str, includes: list[str], line_dump: str = "") -> None:
     """Record a successful build; a cache that cannot be written is skipped silently."""
     base = cache_dir() / key[:2] / key
-    meta = {"log": log, "includes": {p: file_digest(p) for p in includes}, "line_dump": line_dump}
+    meta = {"log": log, "includes": {p: file_digest(p) for p in includes}, "line_dump": line_dump,
+            "spirv": digest(spirv)}
     try:
         base.parent.mkdir(parents=True, exist_ok=True)
         _write_atomic(base.with_suffix(".spv"), spirv)

@@ -49,11 +49,19 @@ def _our_headers() -> str:
     return _headers_digest(tuple((p.name, p.stat().st_mtime) for p in sorted(INCLUDE_DIR.glob("*.h"))))
 
 
-def _source_dir(filename: str) -> str | None:
-    """Directory of the user's source file, for ``#include "..."`` relative to it."""
-    if filename.startswith("<") and filename.endswith(">"):
-        return None
-    return os.path.dirname(os.path.abspath(filename))
+def _search_dirs(filename: str) -> list[str]:
+    """Where ``#include "..."`` looks after ``-I``: the directory of the user's source file
+    (when ``filename`` names one), then the current directory, as a runtime compiling a
+    string from the application's working directory does."""
+    dirs = [] if filename.startswith("<") and filename.endswith(">") else [os.path.dirname(os.path.abspath(filename))]
+    return list(dict.fromkeys([*dirs, os.getcwd()]))
+
+
+def source_bytes(source: str | bytes) -> bytes:
+    """The bytes clang reads. ``str`` sources are UTF-8; bytes that are not UTF-8 were decoded
+    with ``surrogateescape`` (``cl.Program``) or come as ``bytes``, and reach clang unchanged,
+    as ``clCreateProgramWithSource``'s ``char`` strings do."""
+    return bytes(source) if isinstance(source, (bytes, bytearray)) else source.encode("utf-8", "surrogateescape")
 
 
 def _dependencies(deps_file: Path, skip: tuple[str, ...]) -> list[str]:
@@ -82,7 +90,7 @@ def _line_directive(filename: str) -> str:
 
 
 def compile_with_log(
-    source: str,
+    source: str | bytes,
     options: str | ParsedOptions = "",
     *,
     include_dirs: tuple[str, ...] | list[str] = (),
@@ -96,13 +104,11 @@ def compile_with_log(
     """
     opts = options if isinstance(options, ParsedOptions) else parse_options(options)
     clang = find_clang()
-    src_dir = _source_dir(filename)
-    dirs = [os.path.abspath(d) for d in (*opts.include_dirs, *include_dirs)]
-    if src_dir:
-        dirs.append(src_dir)
+    dirs = [os.path.abspath(d) for d in (*opts.include_dirs, *include_dirs)] + _search_dirs(filename)
+    text = source_bytes(source)
     features = feature_header()
     key = cache.digest(
-        source, opts.text, "\0".join(dirs), filename, features, _our_headers(), clang.version, clang.origin,
+        text, opts.text, "\0".join(dirs), filename, features, _our_headers(), clang.version, clang.origin,
         " ".join(LOCATION_FLAGS),
     )
     hit = cache.load(key)
@@ -114,7 +120,7 @@ def compile_with_log(
         tmpdir = Path(tmp)
         (tmpdir / "sgvm_features.h").write_text(features)
         src = tmpdir / SOURCE_NAME
-        src.write_text(_line_directive(filename) + source)
+        src.write_bytes(_line_directive(filename).encode("utf-8", "surrogateescape") + text)
         out, deps = tmpdir / "out.spv", tmpdir / "deps.d"
         argv = [
             *clang.argv,
@@ -124,7 +130,7 @@ def compile_with_log(
             *(LOCATION_FLAGS if opts.debug_info else ()),
             "-o", str(out), str(src),
         ]
-        proc = subprocess.run(argv, capture_output=True, text=True, cwd=tmp)
+        proc = subprocess.run(argv, capture_output=True, text=True, encoding="utf-8", errors="replace", cwd=tmp)
         log, dump = split_log(proc.stderr) if opts.debug_info else (proc.stderr, "")
         log = "".join(f"{n}\n" for n in opts.notes) + log.replace(str(src), filename).replace(tmp + os.sep, "")
         if proc.returncode != 0 or not out.exists():
@@ -142,7 +148,7 @@ def compile_with_log(
 
 
 def compile(  # noqa: A001 - the public name sgvm.compile
-    source: str,
+    source: str | bytes,
     options: str | ParsedOptions = "",
     *,
     include_dirs: tuple[str, ...] | list[str] = (),

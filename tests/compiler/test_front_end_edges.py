@@ -1,0 +1,84 @@
+"""Front-end edges: source bytes that are not UTF-8, ``#include`` from the current directory,
+damaged cache entries, diagnostics printed once, and the package metadata."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import sgvm
+from sgvm import cl
+from sgvm.cli import main
+from sgvm.compiler import cache, compile_with_log
+from sgvm.spirv import read
+
+LATIN1 = b"// Fran\xe7ois's kernel, caf\xe9\nkernel void k(global int *a) { a[get_global_id(0)] = 7; }\n"
+
+
+def test_non_utf8_source_bytes_reach_clang_unchanged() -> None:
+    """clCreateProgramWithSource takes char strings; clang accepts invalid UTF-8 in comments."""
+    assert read(sgvm.compile(LATIN1)).kernel_names == ["k"]
+    out = np.zeros(4, np.int32)
+    sgvm.run(LATIN1, "k", (4,), None, out)
+    assert out.tolist() == [7] * 4
+    prg = cl.Program(cl.create_some_context(), LATIN1).build()
+    assert prg.get_info(cl.program_info.KERNEL_NAMES) == "k"
+
+
+def test_non_utf8_string_literal_warns_and_identifier_fails_cleanly() -> None:
+    log = compile_with_log(b'kernel void k(global int *a) { printf("caf\xe9"); a[0] = 1; }').log
+    assert "illegal character encoding in string literal" in log
+    with pytest.raises(sgvm.BuildError, match="source file is not valid UTF-8"):
+        sgvm.compile(b"kernel void k(global int *a) { int caf\xe9 = 1; a[0] = caf\xe9; }")
+
+
+def test_include_from_the_current_directory(tmp_path, monkeypatch) -> None:
+    (tmp_path / "cwd_header.h").write_text("#define FROM_CWD 41\n")
+    src = '#include "cwd_header.h"\nkernel void k(global int *a) { a[0] = FROM_CWD + 1; }\n'
+    monkeypatch.chdir(tmp_path)
+    out = np.zeros(1, np.int32)
+    sgvm.run(src, "k", (1,), None, out)
+    assert out[0] == 42
+
+
+@pytest.mark.parametrize("damage", ["truncate", "garbage", "empty", "meta"])
+def test_damaged_cache_entry_is_rebuilt(tmp_path, monkeypatch, damage: str) -> None:
+    monkeypatch.setenv("SGVM_CACHE_DIR", str(tmp_path))
+    src = f"kernel void k(global int *a) {{ a[0] = 3; }} // {damage}\n"
+    good = sgvm.compile(src)
+    (spv,) = tmp_path.glob("*/*.spv")
+    if damage == "truncate":
+        spv.write_bytes(spv.read_bytes()[:40])
+    elif damage == "garbage":
+        spv.write_bytes(bytes(range(256)) * 4)
+    elif damage == "empty":
+        spv.write_bytes(b"")
+    else:
+        spv.with_suffix(".json").write_text("[1, 2")
+    assert cache.load(spv.stem) is None
+    assert sgvm.compile(src) == good
+    assert spv.read_bytes() == good  # the entry was rewritten
+    assert cache.load(spv.stem)[0] == good
+
+
+def test_required_sub_group_size_error_is_printed_once(tmp_path, capsys) -> None:
+    path = tmp_path / "k7.cl"
+    path.write_text("__attribute__((intel_reqd_sub_group_size(7))) kernel void k(global int *a) { a[0] = 1; }\n")
+    with pytest.raises(sgvm.BuildError) as err:
+        sgvm.compile(path.read_text())
+    assert str(err.value).count("intel_reqd_sub_group_size(7)") == 1
+    assert main(["compile", str(path), "-o", str(tmp_path / "k7.spv")]) == 1
+    assert capsys.readouterr().err.count("intel_reqd_sub_group_size(7)") == 1
+
+
+@pytest.mark.skipif(sys.version_info < (3, 11), reason="tomllib is Python 3.11+")
+def test_license_is_an_spdx_expression() -> None:
+    """PEP 639: ``license`` is an SPDX string (the table form is deprecated by setuptools >= 77)."""
+    import tomllib
+
+    meta = tomllib.loads((Path(__file__).resolve().parents[2] / "pyproject.toml").read_text())
+    assert meta["project"]["license"] == "Apache-2.0"
+    assert "setuptools>=77" in meta["build-system"]["requires"]
