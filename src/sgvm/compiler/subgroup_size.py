@@ -49,7 +49,8 @@ def required_sizes(spirv: bytes) -> dict[str, int]:
 
 
 def _invalid(why: str, options: str) -> BuildError:
-    return BuildError(f"CL_INVALID_BUILD_OPTIONS: {why}\n", what=why, options=options)
+    what = f"CL_INVALID_BUILD_OPTIONS: {why}"
+    return BuildError(f"{what}\n", what=what, options=options)
 
 
 def _sizes(device: DeviceModel) -> str:
