@@ -110,18 +110,22 @@ def launch(source: str, name: str, S: int, x: np.ndarray, nt: int, ni: int, mode
 Reference = Callable[[np.ndarray, SubGroup], tuple[np.ndarray, np.ndarray]]
 
 
-def check(res: Launch, column: np.ndarray, ref: Reference, what: str) -> int:
+def check(res: Launch, column: np.ndarray, ref: Reference, what: str, rtol: float = 0.0) -> int:
     """Compare one case over every sub-group: ``ref(values, sub_group)`` gives the expected
-    value and a defined-mask per live lane; only active, defined lanes are compared.
-    Returns how many lanes were compared."""
+    value and a defined-mask per live lane; only active, defined lanes are compared (exactly,
+    or within ``rtol`` for float folds whose order is unspecified). Returns how many lanes
+    were compared."""
     compared = 0
     for sg in res.groups:
         want, defined = ref(res.x[sg.ids], sg)
         got = column[sg.ids]
         keep = sg.active & np.broadcast_to(defined, sg.active.shape)
-        np.testing.assert_array_equal(got[keep], np.asarray(want, dtype=got.dtype)[keep],
-                                      err_msg=f"{what}, mode {MODES[res.mode]}, S={sg.S}, "
-                                              f"sub-group {sg.ids[:1]}")
+        msg = f"{what}, mode {MODES[res.mode]}, S={sg.S}, sub-group {sg.ids[:1]}"
+        want = np.asarray(want, dtype=got.dtype)[keep]
+        if rtol:
+            np.testing.assert_allclose(got[keep], want, rtol=rtol, err_msg=msg)
+        else:
+            np.testing.assert_array_equal(got[keep], want, err_msg=msg)
         compared += int(keep.sum())
     return compared
 

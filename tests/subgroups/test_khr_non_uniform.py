@@ -8,7 +8,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from .helpers import SIZES
+from sgvm.runtime.device import CUDA_DEVICE
+
+from .helpers import DEVICE, SIZES
 from .khr_harness import INTEGER_TYPES, TYPES, check, kernel, launch, values
 
 ARITH = ("add", "mul", "min", "max")
@@ -180,6 +182,16 @@ def _as_int(ref):
     return wrapped
 
 
+def _rtol(name: str, t: str) -> float:
+    """Float sums and products in the documented lane order on the CPU (exact); CUDA adds
+    and multiplies a whole sub-group as a tree (the order is unspecified: "The order of
+    floating-point operations is not guaranteed"), within 32 roundings."""
+    dt = np.dtype(TYPES[t])
+    if DEVICE is not CUDA_DEVICE or dt.kind != "f" or not name.endswith(("add", "mul")):
+        return 0.0
+    return 32 * float(np.finfo(dt).eps)
+
+
 @pytest.mark.parametrize("S", SIZES)
 @pytest.mark.parametrize("t", list(TYPES))
 def test_vote(t: str, S: int) -> None:
@@ -210,7 +222,7 @@ def test_non_uniform_arithmetic(t: str, S: int) -> None:
     for mode in range(3):
         res = launch(SOURCE, f"arith_{t}", S, values(t, 3), len(names), len(logical), mode)
         for k, name in enumerate(names):
-            check(res, res.out_t[:, k], _arith_ref(name), f"{name} {t}")
+            check(res, res.out_t[:, k], _arith_ref(name), f"{name} {t}", _rtol(name, t))
         for k, name in enumerate(logical):
             check(res, (res.out_i[:, k] != 0).astype(np.int32), _as_int(_arith_ref(name)),
                   f"{name} {t}")

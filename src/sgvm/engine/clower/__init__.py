@@ -1,7 +1,7 @@
 """The C lowering every C-emitting backend shares (DESIGN.md: "one lowering, two C targets").
 
 ``ctypes_`` flattens SPIR-V values into scalar C leaves; ``ops`` and ``ext`` hold one
-handler per instruction (core and OpenCL.std) that turns an Instruction into C
+handler per instruction (``dot`` adds the integer dot products to ``ops.OPS`` when imported) (core and OpenCL.std) that turns an Instruction into C
 assignments to its result's leaves. A handler talks to its target's renderer only
 through a small interface: ``m`` (the Module), ``rtype``/``type_of``, ``leaves``/``leaf``
 (C expressions of a value's leaves), ``result_names``, ``assign``, ``emit``, the memory

@@ -369,3 +369,44 @@ template <class T, int N> __device__ __forceinline__ void sg_img_block_write(u64
 template <class T> __device__ __forceinline__ T sg_first(u32 m, T v) {
   return sg_shfl(m, v, __ffs(m >> sg_base()) - 1);
 }
+
+// ---- cl_intel_media_block_io (semantics/media_block.py) ------------------------------
+// Lane l's component i is region element k = i*SG_SIZE + l, row-major in a region w
+// elements wide: byte x + (k % w)*sizeof(T) of row y + k / w. Reads past the image
+// replicate the edge texel (as sg_img_block_read), elements past w*h read 0; writes past
+// the image or the region are dropped.
+template <class T> __device__ __forceinline__ T sg_img_bytes(const SgImage &im, s64 xs, s64 ys) {
+  s64 es = im.es, w = im.shape[0], rows = im.shape[1];
+  ys = ys < 0 ? 0 : ys >= rows ? rows - 1 : ys;
+  const u8 *row = im.data + ys * (s64)im.row_pitch;
+  u64 r = 0;
+  for (int k = 0; k < (int)sizeof(T); k++) {
+    s64 bx = xs + k;
+    s64 col = bx >= 0 ? bx / es : -((-bx + es - 1) / es);
+    s64 in = bx - col * es;
+    col = col < 0 ? 0 : col >= w ? w - 1 : col;
+    r |= (u64)row[col * es + in] << (8 * k);
+  }
+  return (T)r;
+}
+template <class T, int N> __device__ void sg_media_block_read(u64 h, s64 x, s64 y, s64 w, s64 hh,
+                                                             T *out) {
+  const SgImage im = *sg_img(h);
+  for (int i = 0; i < N; i++) {
+    s64 k = (s64)i * SG_SIZE + sg_lane();
+    out[i] = k < w * hh ? sg_img_bytes<T>(im, x + (k % w) * (s64)sizeof(T), y + k / w) : (T)0;
+  }
+}
+template <class T, int N> __device__ void sg_media_block_write(u64 h, s64 x, s64 y, s64 w, s64 hh,
+                                                              const T *v) {
+  const SgImage im = *sg_img(h);
+  for (int i = 0; i < N; i++) {
+    s64 k = (s64)i * SG_SIZE + sg_lane();
+    s64 xs = x + (k % w) * (s64)sizeof(T), ys = y + k / w;
+    if (k >= w * hh || xs < 0 || xs + (s64)sizeof(T) > im.shape[0] * (s64)im.es || ys < 0 ||
+        ys >= im.shape[1])
+      continue;
+    u8 *p = im.data + ys * (s64)im.row_pitch + xs;
+    for (int b = 0; b < (int)sizeof(T); b++) p[b] = (u8)((u64)v[i] >> (8 * b));
+  }
+}

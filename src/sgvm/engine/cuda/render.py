@@ -23,7 +23,11 @@ from ..common.constants import ALLOWED, byte_offset, constant_sampler
 from .render_globals import GlobalInit
 from .render_sched import Schedule, called, callees_first
 
-PRELUDE = "".join(Path(__file__).with_name(f).read_text() for f in ("prelude.cuh", "images.cuh"))
+# SubgroupEqMask ... SubgroupLtMask → sg_lane_mask's kind (non_uniform.cuh)
+LANE_MASKS = {"SubgroupEqMask": 0, "SubgroupGeMask": 1, "SubgroupGtMask": 2, "SubgroupLeMask": 3,
+              "SubgroupLtMask": 4}
+PRELUDE = "".join(Path(__file__).with_name(f).read_text()
+                  for f in ("prelude.cuh", "non_uniform.cuh", "images.cuh"))
 BUILTIN_DIMS = ("GlobalInvocationId", "LocalInvocationId", "WorkgroupId", "WorkgroupSize",
                 "EnqueuedWorkgroupSize", "GlobalSize", "NumWorkgroups", "GlobalOffset")
 
@@ -67,10 +71,10 @@ class Renderer:
         self.sched: Schedule | None = None  # the current function's schedule, if it has one
         self.uses_members = False  # the current function needs sub-group membership
         self.kernel_only: set[int] = set()  # entry points' functions that nothing calls
-        from ..clower import ext, ops
-        from . import printf, render_groups, render_images
+        from ..clower import dot, ext, ops  # noqa: F401  (dot registers into ops.OPS)
+        from . import printf, render_groups, render_images, render_non_uniform
 
-        self.ops = {**ops.OPS, **render_groups.OPS, **render_images.OPS}
+        self.ops = {**ops.OPS, **render_groups.OPS, **render_non_uniform.OPS, **render_images.OPS}
         self.ext = {**ext.EXT, **printf.EXT}
 
     # -- values ----------------------------------------------------------------
@@ -468,6 +472,8 @@ class Renderer:
                 "SubgroupMaxSize": "SG_SIZE", "NumSubgroups": "sg_num()",
                 "NumEnqueuedSubgroups": "sg_enq_num(sgc)", "SubgroupId": "sg_id()",
                 "SubgroupLocalInvocationId": "sg_lane()"}.get(name)
+        if name in LANE_MASKS:  # get_sub_group_<kind>_mask: lanes < SG_SIZE <= 32 in component 0
+            return [f"sg_lane_mask({LANE_MASKS[name]})", "0u", "0u", "0u"]
         if expr is None:
             raise UnsupportedError(f"CUDA backend: built-in {name}")
         return [f"({C.scalar_ctype(t)}){expr}"]
