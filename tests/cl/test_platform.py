@@ -86,3 +86,29 @@ def test_profiling_needs_the_queue_property(queue: cl.CommandQueue, ctx: cl.Cont
         ev.profile.start  # noqa: B018
     with raises_cl("CL_INVALID_EVENT_WAIT_LIST"):
         cl.enqueue_marker(queue, wait_for=[object()])
+
+
+KHR_SUB_GROUP_EXTENSIONS = {
+    "cl_khr_subgroup_extended_types": 1, "cl_khr_subgroup_non_uniform_vote": 1,
+    "cl_khr_subgroup_ballot": 1, "cl_khr_subgroup_non_uniform_arithmetic": 1,
+    "cl_khr_subgroup_shuffle": 1, "cl_khr_subgroup_shuffle_relative": 1,
+    "cl_khr_subgroup_clustered_reduce": 1, "cl_khr_subgroup_rotate": 1,
+    "cl_intel_media_block_io": 1, "cl_intel_subgroups_short": 1,
+    "cl_khr_integer_dot_product": 2,  # 2.0.0: the 8-bit acceleration properties
+}
+
+
+def test_extensions_with_version_lists_the_sub_group_family(capsys) -> None:
+    import json
+
+    from sgvm.cli import main
+
+    dev = cl.get_platforms()[0].get_devices()[0]
+    versions = {nv.name: nv.version for nv in dev.get_info(cl.device_info.EXTENSIONS_WITH_VERSION)}
+    assert set(versions) == set(dev.get_info(cl.device_info.EXTENSIONS).split())
+    for name, major in KHR_SUB_GROUP_EXTENSIONS.items():
+        assert versions[name] == major << 22, name  # CL_MAKE_VERSION(major, 0, 0)
+    assert dev.get_info(cl.device_info.INTEGER_DOT_PRODUCT_CAPABILITIES_KHR) == 0x3
+    assert main(["info", "--json"]) == 0
+    listed = json.loads(capsys.readouterr().out)["devices"][0]["extensions_with_version"]
+    assert listed["cl_khr_integer_dot_product"] == "2.0.0" and listed["cl_khr_subgroup_rotate"] == "1.0.0"

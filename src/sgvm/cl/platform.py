@@ -8,7 +8,7 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from ..runtime.device import CPU_DEVICE, CUDA_DEVICE, DeviceModel
+from ..runtime.device import CPU_DEVICE, CUDA_DEVICE, DeviceModel, make_version
 from ._base import InfoObject, cl_error
 from .constants import (
     command_queue_properties,
@@ -23,11 +23,6 @@ from .constants import (
 )
 
 SGVM_VERSION = "0.1.0"
-
-
-def make_version(major: int, minor: int, patch: int = 0) -> int:
-    """CL_MAKE_VERSION (OpenCL API s4.1, "Version numbers"): 10 bits major, 10 minor, 12 patch."""
-    return (major << 22) | (minor << 12) | patch
 
 
 class NameVersion(NamedTuple):
@@ -66,7 +61,8 @@ class Platform(InfoObject):
             platform_info.EXTENSIONS: " ".join(CPU_DEVICE.extensions),
             platform_info.HOST_TIMER_RESOLUTION: 1,
             platform_info.NUMERIC_VERSION: make_version(3, 0),
-            platform_info.EXTENSIONS_WITH_VERSION: _with_version(CPU_DEVICE.extensions),
+            platform_info.EXTENSIONS_WITH_VERSION: [NameVersion(n, v) for n, v in
+                                                    CPU_DEVICE.extensions_with_version()],
         }
         return self._answer(values, param, "clGetPlatformInfo")
 
@@ -186,7 +182,11 @@ class Device(InfoObject):
             di.OPENCL_C_FEATURES: _with_version(m.opencl_c_features, make_version(3, 0)),
             di.SUB_GROUP_SIZES_INTEL: list(m.sub_group_sizes),
             di.NUMERIC_VERSION: make_version(3, 0),
-            di.EXTENSIONS_WITH_VERSION: _with_version(m.extensions),
+            di.EXTENSIONS_WITH_VERSION: [NameVersion(n, v) for n, v in m.extensions_with_version()],
+            # cl_khr_integer_dot_product 2.0.0: both 8-bit input kinds; none is accelerated
+            di.INTEGER_DOT_PRODUCT_CAPABILITIES_KHR: 0x3,  # INPUT_4x8BIT_PACKED | INPUT_4x8BIT
+            di.INTEGER_DOT_PRODUCT_ACCELERATION_PROPERTIES_8BIT_KHR: [False] * 6,
+            di.INTEGER_DOT_PRODUCT_ACCELERATION_PROPERTIES_4x8BIT_PACKED_KHR: [False] * 6,
             di.ILS_WITH_VERSION: [NameVersion("SPIR-V", make_version(1, minor)) for minor in range(7)],
             di.BUILT_IN_KERNELS_WITH_VERSION: [],
             di.OPENCL_C_ALL_VERSIONS: list(OPENCL_C_VERSIONS),

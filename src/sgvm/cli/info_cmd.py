@@ -41,6 +41,8 @@ def devices() -> list[dict[str, Any]]:
     for backend, model, available in (("cpu", CPU_DEVICE, True), ("cuda", CUDA_DEVICE, cuda)):
         entry = {"backend": backend, "available": available}
         entry.update(_jsonable(dataclasses.asdict(model)))
+        entry["extensions_with_version"] = {  # CL_DEVICE_EXTENSIONS_WITH_VERSION
+            name: f"{v >> 22}.{(v >> 12) & 0x3FF}.{v & 0xFFF}" for name, v in model.extensions_with_version()}
         out.append(entry)
     return out
 

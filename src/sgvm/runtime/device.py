@@ -76,7 +76,7 @@ SPIRV_EXTENSIONS: tuple[str, ...] = (
 )
 
 
-def make_version(major: int, minor: int, patch: int) -> int:
+def make_version(major: int, minor: int, patch: int = 0) -> int:
     """CL_MAKE_VERSION (OpenCL 3.0 s3.4): 10 bits major, 10 bits minor, 12 bits patch."""
     return (major << 22) | (minor << 12) | patch
 
