@@ -13,7 +13,7 @@ from ..errors import BuildError
 from ..spirv import Module, read
 from . import cache
 from .fixups import repair
-from .imports import called_imports, demangle_name
+from .imports import called_imports, demangle_name, is_user_function
 from .lines import LOCATION_FLAGS, attach_locations, split_log
 from .options import ParsedOptions, parse_options
 from .subgroup_size import check_sub_group_sizes
@@ -89,6 +89,24 @@ def _line_directive(filename: str) -> str:
     return f'#line 1 "{escaped}"\n'
 
 
+def _refuse_imports(missing: list[str], log: str, options: str) -> None:
+    """Fail the build when the module calls functions it does not define: the program's own
+    (declared, never defined) or built-ins the backend could not lower."""
+    user = [m for m in missing if is_user_function(m)]
+    builtins = [m for m in missing if not is_user_function(m)]
+    detail = "".join(f"error: function '{m}' is called but never defined in the program (inline functions "
+                     "have GNU89 semantics: an 'extern inline' definition only inlines, drop 'extern')\n"
+                     for m in user)
+    detail += "".join(f"error: no SPIR-V lowering for built-in '{demangle_name(m)}' ({m})\n" for m in builtins)
+    what = []
+    if user:
+        what.append(f"undefined function(s): {', '.join(user)}")
+    if builtins:
+        what.append(f"unsupported built-in function(s): {', '.join(dict.fromkeys(map(demangle_name, builtins)))}")
+    if what:
+        raise BuildError(log + detail, what="; ".join(what), options=options)
+
+
 def compile_with_log(
     source: str | bytes,
     options: str | ParsedOptions = "",
@@ -136,11 +154,7 @@ def compile_with_log(
         if proc.returncode != 0 or not out.exists():
             raise BuildError(log, what="build failed", options=opts.text)
         spirv = repair(out.read_bytes())
-        missing = called_imports(spirv)
-        if missing:
-            names = ", ".join(dict.fromkeys(demangle_name(m) for m in missing))
-            detail = "".join(f"error: no SPIR-V lowering for built-in '{demangle_name(m)}' ({m})\n" for m in missing)
-            raise BuildError(log + detail, what=f"unsupported built-in function(s): {names}", options=opts.text)
+        _refuse_imports(called_imports(spirv), log, opts.text)
         check_sub_group_sizes(spirv, opts)
         includes = _dependencies(deps, (tmp, str(INCLUDE_DIR)))
     cache.store(key, spirv, log, includes, dump)

@@ -66,3 +66,10 @@ def demangle_name(mangled: str) -> str:
         return mangled
     length = int(m.group(1))
     return mangled[m.end() : m.end() + length] or mangled
+
+
+def is_user_function(name: str) -> bool:
+    """Whether an imported name is a program's own function rather than a built-in: OpenCL C
+    functions without ``overloadable`` keep their plain names, while built-ins are mangled
+    (``_Z...``) or reserved (``__spirv_...``, ``__to_global``)."""
+    return not name.startswith(("_Z", "__"))

@@ -132,6 +132,7 @@ def clang_arguments(opts: ParsedOptions, features_path: str, device: DeviceModel
         "-mllvm", "-spirv-ext=" + ",".join(f"+{e}" for e in SPIRV_EXTENSIONS),
         "-fno-color-diagnostics",
         "-fcaret-diagnostics",
+        "-fgnu89-inline",
         "-include", features_path,
         "-include", str(UMBRELLA_HEADER),
     ]
