@@ -120,6 +120,15 @@ class BuildError(RuntimeError):
         self.what = msg
 
 
+class UnresolvedFunctionsError(BuildError):
+    """The program calls functions it does not define (``names``, mangled): built-ins without
+    a SPIR-V lowering, or external functions another program would provide at link time."""
+
+    def __init__(self, log: str, what: str, names: list[str], options: str = ""):
+        super().__init__(log, what, options)
+        self.names = names
+
+
 class SpirvFormatError(SgvmError):
     """A SPIR-V binary is malformed; ``offset`` is the word offset of the problem."""
 

@@ -173,3 +173,75 @@ def test_errors_come_back_as_pyopencl_exceptions(cl, ctx):
     assert info.value.code == cl.status_code.BUILD_PROGRAM_FAILURE
     with pytest.raises(cl.LogicError):
         cl.Buffer(ctx, cl.mem_flags.READ_WRITE, 0)
+
+
+def test_compile_and_link_with_a_header_and_an_external_function(cl, ctx, queue):
+    lib = cl.Program(ctx, "float scale(float x) { return 3.0f * x; }").compile()
+    header = cl.Program(ctx, "#define OFFSET 0.5f\n").compile()
+    main = cl.Program(ctx, """
+        #include "offset.h"
+        float scale(float x);
+        __kernel void apply(__global float *x) { x[get_global_id(0)] = scale(x[get_global_id(0)]) + OFFSET; }
+        """).compile(headers=[("offset.h", header)])
+    linked = cl.link_program(ctx, [lib, main])
+    a = np.arange(32, dtype=np.float32)
+    buf = cl.Buffer(ctx, cl.mem_flags.READ_WRITE | cl.mem_flags.COPY_HOST_PTR, hostbuf=a)
+    linked.apply(queue, a.shape, None, buf)
+    out = np.empty_like(a)
+    cl.enqueue_copy(queue, out, buf)
+    np.testing.assert_array_equal(out, 3 * a + 0.5)
+
+
+def test_devices_answer_only_their_own_type(cl, ctx):
+    platform = ctx.devices[0].platform
+    assert platform.get_devices(cl.device_type.GPU) == platform.get_devices(cl.device_type.ALL)
+    assert platform.get_devices(cl.device_type.CPU) == []  # PyOpenCL's answer to CL_DEVICE_NOT_FOUND
+
+
+def test_rectangular_copies(cl, ctx, queue):
+    host = np.arange(6 * 8 * 4, dtype=np.uint8).reshape(4, 6, 8)
+    buf = cl.Buffer(ctx, cl.mem_flags.READ_WRITE | cl.mem_flags.COPY_HOST_PTR, hostbuf=host)
+    out = np.zeros((2, 3, 5), np.uint8)
+    cl.enqueue_copy(queue, out, buf, buffer_origin=(2, 1, 1), host_origin=(0, 0, 0), region=(5, 3, 2),
+                    buffer_pitches=(8, 48), host_pitches=(5, 15))
+    np.testing.assert_array_equal(out, host[1:3, 1:4, 2:7])
+    other = cl.Buffer(ctx, cl.mem_flags.READ_WRITE, host.nbytes)
+    cl.enqueue_fill_buffer(queue, other, np.uint8(0), 0, host.nbytes)
+    cl.enqueue_copy(queue, other, buf, src_origin=(0, 0, 0), dst_origin=(1, 2, 0), region=(4, 2, 3),
+                    src_pitches=(8, 48), dst_pitches=(8, 48))
+    back = np.empty_like(host)
+    cl.enqueue_copy(queue, back, other)
+    want = np.zeros_like(host)
+    want[0:3, 2:4, 1:5] = host[0:3, 0:2, 0:4]
+    np.testing.assert_array_equal(back, want)
+
+
+def test_coarse_grained_svm(cl, ctx, queue):
+    dev = ctx.devices[0]
+    assert dev.svm_capabilities == cl.device_svm_capabilities.COARSE_GRAIN_BUFFER
+    n = 256
+    ary = cl.svm_empty(ctx, cl.svm_mem_flags.READ_WRITE, n, np.float32, alignment=64)
+    with cl.SVM(ary).map_rw(queue) as mapped:
+        mapped[:] = np.arange(n, dtype=np.float32)
+    prg = cl.Program(ctx, "__kernel void twice(__global float *x) { x[get_global_id(0)] *= 2; }").build()
+    k = cl.Kernel(prg, "twice")
+    k.set_arg(0, cl.SVM(ary[16:]))  # a pointer into the middle of the allocation
+    cl.enqueue_nd_range_kernel(queue, k, (n - 16,), None)
+    want = np.arange(n, dtype=np.float32)
+    want[16:] *= 2
+    with cl.SVM(ary).map_ro(queue) as got:
+        np.testing.assert_array_equal(got, want)
+
+
+def test_binaries_rebuild_with_their_source(cl, ctx, queue):
+    prg = cl.Program(ctx, "__kernel void inc(__global int *named_arg) { named_arg[get_global_id(0)] += 1; }")
+    prg.build()
+    again = cl.Program(ctx, ctx.devices, prg.binaries).build()
+    k = cl.Kernel(again, "inc")
+    assert k.get_arg_info(0, cl.kernel_arg_info.NAME) == "named_arg"
+    a = np.arange(8, dtype=np.int32)
+    buf = cl.Buffer(ctx, cl.mem_flags.READ_WRITE | cl.mem_flags.COPY_HOST_PTR, hostbuf=a)
+    k(queue, a.shape, None, buf)
+    out = np.empty_like(a)
+    cl.enqueue_copy(queue, out, buf)
+    np.testing.assert_array_equal(out, a + 1)

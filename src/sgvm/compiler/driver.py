@@ -9,7 +9,7 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..errors import BuildError
+from ..errors import BuildError, UnresolvedFunctionsError
 from ..spirv import Module, read
 from . import cache
 from .fixups import repair
@@ -103,8 +103,10 @@ def _refuse_imports(missing: list[str], log: str, options: str) -> None:
         what.append(f"undefined function(s): {', '.join(user)}")
     if builtins:
         what.append(f"unsupported built-in function(s): {', '.join(dict.fromkeys(map(demangle_name, builtins)))}")
-    if what:
+    if builtins:
         raise BuildError(log + detail, what="; ".join(what), options=options)
+    if user:  # clCompileProgram: another program may define them (clLinkProgram)
+        raise UnresolvedFunctionsError(log + detail, "; ".join(what), user, options=options)
 
 
 def compile_with_log(

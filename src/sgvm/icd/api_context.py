@@ -48,7 +48,7 @@ def clCreateContextFromType(props: Any, dtype: int, notify: Any, user_data: Any)
     pairs = _check_properties(props)
     if is_null(notify) and not is_null(user_data):
         raise Error("user_data is given without pfn_notify", "CL_INVALID_VALUE")
-    if not dtype & (device_type.DEFAULT | device_type.CPU | device_type.GPU):
+    if not dtype & (device_type.DEFAULT | device_type.GPU):
         raise Error(f"sgvm has no device of type {dtype:#x}", "CL_DEVICE_NOT_FOUND")
     found = device_handles()
     return _new_context(found if dtype == device_type.ALL else found[:1], pairs)

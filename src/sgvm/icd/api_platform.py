@@ -105,8 +105,9 @@ def clGetDeviceIDs(platform: Any, dtype: int, num_entries: int, devices: Any, nu
     if (num_entries == 0 and not is_null(devices)) or (is_null(devices) and is_null(num_devices)):
         raise Error("num_entries is 0 with devices given, or both devices and num_devices are NULL",
                     "CL_INVALID_VALUE")
-    # sgvm.cl's rule: the devices report GPU and answer to DEFAULT, CPU and GPU (and ALL).
-    found = [h for h in device_handles() if dtype & (device_type.DEFAULT | device_type.CPU | device_type.GPU)]
+    # The devices are GPUs (CL_DEVICE_TYPE_GPU): DEFAULT, GPU and ALL find them, CPU does not
+    # (sgvm.cl answers CPU too, for scripts; an OpenCL platform must not).
+    found = [h for h in device_handles() if dtype & (device_type.DEFAULT | device_type.GPU)]
     if dtype == device_type.DEFAULT:
         found = found[:1]
     if not found:

@@ -21,7 +21,7 @@ from typing import Any
 
 from ..cl import Program
 from ..cl.constants import program_binary_type, program_build_info, program_info
-from ..errors import BuildError, Error
+from ..errors import BuildError, Error, UnresolvedFunctionsError
 from . import exit_report, handles, state
 from .api_queue import profiling_forced
 from .entry import CREATE, api
@@ -187,6 +187,9 @@ def clCompileProgram(program: Any, num: int, devices: Any, options: Any, num_hea
     h.extra["compile_options"] = _options(options)
     try:
         _build(h, h.extra["compile_options"], notify, user_data, program_binary_type.COMPILED_OBJECT)
+        h.extra["compile_log"] = h.obj.get_build_info(h.obj.context.devices[0], program_build_info.LOG)
+    except UnresolvedFunctionsError as exc:  # external functions: another input defines them
+        h.extra.update(binary_type=program_binary_type.COMPILED_OBJECT, compile_log=exc.log)
     except BuildError as exc:
         raise Error(exc.what, "CL_COMPILE_PROGRAM_FAILURE") from None
     h.extra["origin"] = "object"
@@ -197,8 +200,7 @@ def clLinkProgram(context: Any, num: int, devices: Any, options: Any, num_inputs
                   notify: Any, user_data: Any) -> Any:
     ctx = handles.get(context, handles.CONTEXT)
     parts = handle_list(num_inputs, inputs, handles.PROGRAM, "input_programs")
-    if any(p.extra["binary_type"] not in (program_binary_type.COMPILED_OBJECT, program_binary_type.LIBRARY)
-           or p.obj.source is None for p in parts):
+    if any(p.extra["origin"] not in ("object", "library") or p.obj.source is None for p in parts):
         raise Error("every input must be a program compiled with clCompileProgram", "CL_INVALID_OPERATION")
     text = _options(options)
     library = "-create-library" in text.split()
@@ -277,8 +279,13 @@ def _write_binaries(prg: Program, size: int, value: Any, size_ret: Any) -> None:
 def clGetProgramBuildInfo(program: Any, device: Any, param: int, size: int, value: Any, size_ret: Any) -> None:
     h = get_program(program)
     dev = handles.get(device, handles.DEVICE).obj
+    compiled = h.extra["origin"] == "object"
     if param == program_build_info.BINARY_TYPE:
-        data: Any = h.extra["binary_type"] if h.obj.built else program_binary_type.NONE
+        data: Any = h.extra["binary_type"] if h.obj.built or compiled else program_binary_type.NONE
+    elif compiled and param == program_build_info.STATUS:
+        data = 0  # CL_BUILD_SUCCESS
+    elif compiled and param == program_build_info.LOG:
+        data = h.extra["compile_log"]
     else:
         data = h.obj.get_build_info(dev, param)
     scalar = "i" if param == program_build_info.STATUS else "Q" if param in _SIZE_T_INFO else "I"

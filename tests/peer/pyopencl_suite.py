@@ -1,0 +1,119 @@
+"""PyOpenCL's own test suite on the sgvm platform (``make peer``), optionally beside PoCL.
+
+Downloads PyOpenCL's source distribution (pinned; it holds ``test/``) with pip, runs
+each test file with pytest against one platform at a time (``OCL_ICD_VENDORS`` names
+only that platform's vendor file), prints passed/failed/skipped per file, and with
+``--compare`` lists every test that passes on PoCL but not on sgvm and the share of
+PoCL's passing tests that pass on sgvm.
+
+    python tests/peer/pyopencl_suite.py [--compare] [--files test_array.py …] [-k EXPR]
+
+PoCL comes from Debian (``apt-get install pocl-opencl-icd``); ``--compare`` needs it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import re
+import subprocess
+import sys
+import tarfile
+import tempfile
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+VERSION = "2026.1.4"
+FILES = ("test_wrapper.py", "test_array.py", "test_algorithm.py", "test_clmath.py", "test_clrandom.py",
+         "test_enqueue_copy.py", "test_arrays_in_structs.py")
+POCL_VENDOR = Path("/etc/OpenCL/vendors/pocl.icd")
+ROOT = Path(__file__).resolve().parents[2]
+# test ids name the platform's device; compare them without it
+_DEVICE = re.compile(r"<context factory for <pyopencl\.Device '[^']*' on '[^']*'>>|<pyopencl\.Platform '[^']*'>")
+
+
+def sdist_tests() -> Path:
+    """PyOpenCL's ``test/`` folder from its pinned source distribution (downloaded once)."""
+    sys.path.insert(0, str(ROOT / "src"))
+    from sgvm.compiler.cache import cache_dir
+
+    base = cache_dir() / "peer" / f"pyopencl-{VERSION}"
+    tests = base / f"pyopencl-{VERSION}" / "test"
+    if tests.is_dir():
+        return tests
+    base.mkdir(parents=True, exist_ok=True)
+    # The sdist's metadata step needs scikit-build-core and nanobind; no compiler runs.
+    subprocess.run([sys.executable, "-m", "pip", "install", "-q", "scikit-build-core", "nanobind"], check=True)
+    subprocess.run([sys.executable, "-m", "pip", "download", "-q", "--no-deps", "--no-binary", ":all:",
+                    "--no-build-isolation", f"pyopencl=={VERSION}", "-d", str(base)], check=True)
+    with tarfile.open(base / f"pyopencl-{VERSION}.tar.gz") as tar:
+        tar.extractall(base, filter="data")
+    return tests
+
+
+def platform_env(name: str) -> dict[str, str]:
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(filter(None, [str(ROOT / "src"),
+                                                                    os.environ.get("PYTHONPATH")])))
+    env.pop("OCL_ICD_FILENAMES", None)
+    if name == "pocl":
+        env["OCL_ICD_VENDORS"] = str(POCL_VENDOR)
+    else:
+        from sgvm.icd import build
+
+        env["OCL_ICD_VENDORS"] = str(build().vendors_dir)
+    return env
+
+
+def run_file(tests: Path, name: str, platform: str, extra: list[str]) -> dict[str, str]:
+    """{test id: "passed" | "failed" | "skipped"} for one test file on one platform."""
+    with tempfile.TemporaryDirectory() as tmp:
+        xml = Path(tmp) / "out.xml"
+        subprocess.run([sys.executable, "-m", "pytest", name, "-q", "-p", "no:cacheprovider", "-p", "no:warnings",
+                        "-p", "no:xdist", "--tb=no", f"--junitxml={xml}", *extra], cwd=tests,
+                       env=platform_env(platform), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        if not xml.exists():
+            return {f"{name}::<collection>": "failed"}
+        outcome = {}
+        for case in ET.parse(xml).getroot().iter("testcase"):
+            test = _DEVICE.sub("<device>", f"{case.get('classname')}::{case.get('name')}")
+            kinds = {child.tag for child in case}
+            outcome[test] = ("failed" if kinds & {"failure", "error"} else
+                             "skipped" if "skipped" in kinds else "passed")
+        return outcome
+
+
+def _counts(results: dict[str, str]) -> str:
+    return " ".join(f"{k} {sum(v == k for v in results.values()):4d}" for k in ("passed", "failed", "skipped"))
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--compare", action="store_true", help="also run on PoCL and compare")
+    ap.add_argument("--files", nargs="+", default=list(FILES))
+    ap.add_argument("-k", help="pytest -k expression")
+    args = ap.parse_args()
+    if args.compare and not POCL_VENDOR.exists():
+        print(f"--compare needs PoCL ({POCL_VENDOR}): apt-get install pocl-opencl-icd", file=sys.stderr)
+        return 2
+    tests = sdist_tests()
+    extra = ["-k", args.k] if args.k else []
+    platforms = ["sgvm", "pocl"] if args.compare else ["sgvm"]
+    total: dict[str, dict[str, str]] = {p: {} for p in platforms}
+    for name in args.files:
+        for p in platforms:
+            results = run_file(tests, name, p, extra)
+            total[p].update(results)
+            print(f"{name:28s} {p:5s} {_counts(results)}", flush=True)
+    if args.compare:
+        reference = [t for t, v in total["pocl"].items() if v == "passed"]
+        missing = [t for t in reference if total["sgvm"].get(t) != "passed"]
+        share = 1 - len(missing) / max(len(reference), 1)
+        print(f"\nof {len(reference)} tests passing on PoCL, {len(reference) - len(missing)} pass on sgvm "
+              f"({share:.1%})")
+        for t in missing:
+            print(f"  not on sgvm: {t} ({total['sgvm'].get(t, 'absent')})")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
