@@ -21,6 +21,8 @@ from .module import MAGIC, Header, Instruction, Module, Operand
 _ID_KINDS = frozenset(("IdRef", "IdScope", "IdMemorySemantics", "IdResultType", "IdResult"))
 _EXT_INST_OPS = frozenset(("OpExtInst", "OpExtInstWithForwardRefsKHR"))
 _SWAPPED_MAGIC = int.from_bytes(MAGIC.to_bytes(4, "little"), "big")
+# SPIR-V spec s2.17 "Universal Limits": Result <id> bound, 4,194,303 (also spirv-val's default).
+MAX_ID_BOUND = 4_194_303
 
 
 class _Decoder:
@@ -160,6 +162,9 @@ class _Reader:
         self.bound = self.words[3]
         if self.bound == 0:
             raise SpirvFormatError("id bound is 0", 3)
+        if self.bound > MAX_ID_BOUND:
+            raise SpirvFormatError(f"id bound {self.bound} exceeds {MAX_ID_BOUND}, the limit of SPIR-V's "
+                                   "universal limits (spec s2.17) and spirv-val", 3)
         self.header = Header((major, minor), self.words[2], self.bound, self.words[4], self.big)
         self.defined: set[int] = set()
         self.type_ids: set[int] = set()

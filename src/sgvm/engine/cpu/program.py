@@ -49,8 +49,8 @@ class Program:
         self.kernel = kernel
         ep = module.entry_point(kernel)
         self.entry_point = ep
-        bound = module.header.bound
-        self.template: list[Any] = [None] * bound
+        # Registers exist for defined ids only: a large declared bound costs nothing.
+        self.template: list[Any] = [None] * (max(module.defs, default=0) + 1)
         self.builtin_vars: dict[int, str] = module.builtin_variables()
         self.builtin_loads: dict[int, str] = {}
         self.affine_builtin_loads: set[int] = set()
