@@ -50,8 +50,9 @@ def build(source: str, options: str) -> Module:
 
 
 def run(module: Module, kernel: str, args: list, global_size, local_size=None, offset=None,
-        ) -> tuple[list, LaunchResult]:
-    """Launch with NumPy arrays as buffers (copied back), NumPy scalars/bytes as values."""
+        variant=None, device=None) -> tuple[list, LaunchResult]:
+    """Launch with NumPy arrays as buffers (copied back), NumPy scalars/bytes as values;
+    ``variant``: a ``runtime.variant.Variant`` (None: the defaults)."""
     kargs, outs = [], []
     for a in args:
         if isinstance(a, np.ndarray):
@@ -67,7 +68,8 @@ def run(module: Module, kernel: str, args: list, global_size, local_size=None, o
             kargs.append(ValueArg(np.asarray(a).tobytes()))
     gs = global_size if isinstance(global_size, tuple) else (global_size,)
     ls = local_size if local_size is None or isinstance(local_size, tuple) else (local_size,)
-    res = launch(module, kernel, kargs, NDRange(gs, ls or (1,) * len(gs), offset), device=DEVICE)
+    res = launch(module, kernel, kargs, NDRange(gs, ls or (1,) * len(gs), offset),
+                 device=device or DEVICE, variant=variant)
     for al, _, _ in outs:
         residency.host_access(al)
     return [al.data.view(dt).reshape(shape) for al, dt, shape in outs], res

@@ -25,11 +25,29 @@ from .subgroups import SubgroupPlugin
 PLUGINS = (SubgroupPlugin, BlockIOPlugin, BarrierPlugin, MemoryPlugin, RacePlugin, ArithPlugin)
 
 
+PORTABILITY = "portability"
+
+
+def check_mode(flag: bool | str | None = None) -> str:
+    """``""`` (no check), ``"ub"`` (the checker) or ``"portability"`` (docs/portability.md):
+    from ``flag`` when given (True, False or "portability"), else from ``SGVM_CHECK``
+    (a true value, or ``portability``)."""
+    if flag is None:
+        flag = os.environ.get("SGVM_CHECK", "").strip().lower()
+        if flag in ("", "0", "false", "no", "off"):
+            return ""
+    if isinstance(flag, str):
+        if flag.strip().lower() == PORTABILITY:
+            return PORTABILITY
+        if flag.strip().lower() in ("1", "true", "yes", "on", "ub"):
+            return "ub"
+        raise ValueError(f"check={flag!r}: use True, False or 'portability'")
+    return "ub" if flag else ""
+
+
 def check_requested(flag: bool | None = None) -> bool:
-    """``flag`` when given, else whether ``SGVM_CHECK`` is set to a true value."""
-    if flag is not None:
-        return flag
-    return os.environ.get("SGVM_CHECK", "").strip().lower() not in ("", "0", "false", "no", "off")
+    """``flag`` when given, else whether ``SGVM_CHECK`` asks for the checker."""
+    return check_mode(flag) == "ub"
 
 
 class Checker:

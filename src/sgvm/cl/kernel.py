@@ -8,8 +8,10 @@ from typing import Any
 
 import numpy as np
 
+from ..check.portability import PortabilityChecker
 from ..compiler.subgroup_size import kernel_sub_group_size
 from ..runtime.args import BufferArg, ImageArg, KernelArg, LocalArg, NullArg, SamplerArg, ValueArg
+from ..runtime.variant import sub_group_count
 from ._base import InfoObject, cl_error, info_value, param_text
 from ._layout import ParamSpec, static_local_bytes
 from ._worksize import resolve_ndrange
@@ -307,9 +309,12 @@ class Kernel(InfoObject):
             if local is None:
                 raise cl_error("CL_INVALID_VALUE", f"{ks.to_string(param)} needs input_value, the local work "
                                "size of the intended dispatch: 1 to 3 sizes such as (64,) or (8, 8)", routine)
-            # Every sub-group has the compiled size S but the last, which may be smaller (spec, Table
-            # "clGetKernelSubGroupInfo"): the maximum is S, the count ceil(volume / S).
-            return sg if param == ks.MAX_SUB_GROUP_SIZE_FOR_NDRANGE else -(-int(np.prod(local)) // sg)
+            # The maximum is S; the count follows the device's mapping (runtime.variant): ceil(volume
+            # / S) when sub-groups are runs of linear ids, one set per row of dimension 0 under "rows".
+            if param == ks.MAX_SUB_GROUP_SIZE_FOR_NDRANGE:
+                return sg
+            size = tuple(int(v) for v in local) + (1,) * (3 - len(local))
+            return sub_group_count(device.model.sub_group_mapping, size, sg)
         if param == ks.LOCAL_SIZE_FOR_SUB_GROUP_COUNT:
             if isinstance(input_value, bool) or not isinstance(input_value, int | np.integer) or input_value < 0:
                 raise cl_error("CL_INVALID_VALUE", "LOCAL_SIZE_FOR_SUB_GROUP_COUNT needs input_value, the "
@@ -394,10 +399,13 @@ def enqueue_nd_range_kernel(queue: CommandQueue, kernel: Kernel, global_work_siz
     def work() -> Any:
         observers = [ProfileObserver()] if queue.profiling else []
         checker = kernel.program.checker
+        run = launch
+        if isinstance(checker, PortabilityChecker):
+            run, checker = checker.launch, None
         plugins = checker.observers(module, kernel.name) if checker is not None else []
-        result = launch(module, kernel.name, args, ndrange, device=queue.device.model,
-                        options=kernel.program.options, observers=observers + plugins,
-                        param_names=[p.name for p in kernel.params])
+        result = run(module, kernel.name, args, ndrange, device=queue.device.model,
+                     options=kernel.program.options, observers=observers + plugins,
+                     param_names=[p.name for p in kernel.params])
         if checker is not None:
             checker.finish()
         if observers:

@@ -9,6 +9,7 @@ from typing import Any, NamedTuple
 import numpy as np
 
 from ..runtime.device import CPU_DEVICE, CUDA_DEVICE, DeviceModel, make_version
+from ..runtime.profiles import profile_device
 from ._base import InfoObject, cl_error
 from .constants import (
     command_queue_properties,
@@ -97,8 +98,16 @@ class Device(InfoObject):
 
     def __init__(self, platform: Platform, model: DeviceModel, backend: str) -> None:
         self.platform = platform
-        self.model = model
+        self._model = model
         self.backend = backend
+
+    @property
+    def model(self) -> DeviceModel:
+        """The device model; the CPU device's follows ``SGVM_PROFILE_DEVICE``
+        (``runtime.profiles``)."""
+        if self.backend == "cpu":
+            return profile_device()
+        return self._model
 
     def get_info(self, param: int) -> Any:
         """clGetDeviceInfo, every value taken from the device model."""

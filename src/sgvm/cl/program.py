@@ -5,7 +5,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-from ..check.runner import Checker, check_requested
+from ..check.portability import PortabilityChecker
+from ..check.runner import PORTABILITY, Checker, check_mode
 from ..compiler import ParsedOptions, compile_with_log, parse_options
 from ..compiler.lines import attach_locations
 from ..compiler.subgroup_size import check_sub_group_sizes
@@ -41,7 +42,9 @@ class Program(InfoObject):
         self.source: str | None = None
         self.il: bytes | None = None
         self.module: Module | None = None
-        self.checker: Checker | None = None  # set by build(check=True) / SGVM_CHECK=1
+        # set by build(check=True) / SGVM_CHECK=1, or build(check="portability") /
+        # SGVM_CHECK=portability (docs/portability.md)
+        self.checker: Checker | PortabilityChecker | None = None
         self.options: ParsedOptions = parse_options("")
         self._log = ""
         self._status = build_status.NONE
@@ -74,13 +77,17 @@ class Program(InfoObject):
         self._params = {k: kernel_params(self.module, k, sources.get(k)) for k in self.module.kernel_names}
 
     def build(self, options: str | Sequence[str] = "", devices: Sequence[Device] | None = None,
-              cache_dir: str | None = None, check: bool | None = None) -> Program:
+              cache_dir: str | None = None, check: bool | str | None = None) -> Program:
         """clBuildProgram. Failures raise :class:`sgvm.BuildError` (a ``cl.RuntimeError``
         with code CL_BUILD_PROGRAM_FAILURE) carrying the compiler log; unknown options raise
         ``cl.LogicError`` CL_INVALID_BUILD_OPTIONS. ``cache_dir`` is ignored."""
         del cache_dir
-        checking = check_requested(check)  # check=True or SGVM_CHECK=1: docs/checker.md
-        self.checker = Checker() if checking else None
+        try:  # check=True or SGVM_CHECK=1: docs/checker.md; "portability": docs/portability.md
+            mode = check_mode(check)
+        except ValueError as exc:
+            raise cl_error("CL_INVALID_VALUE", str(exc), "clBuildProgram") from None
+        checking = bool(mode)
+        self.checker = (PortabilityChecker() if mode == PORTABILITY else Checker()) if mode else None
         if devices is not None and any(d not in self.context.devices for d in devices):
             raise cl_error("CL_INVALID_DEVICE", "build devices must belong to the program's context",
                            "clBuildProgram")

@@ -7,19 +7,26 @@
 ``FILE.npy``, ``zeros:COUNT:DTYPE``, ``DTYPE:VALUE`` or ``local:BYTES``.
 Kernel printf output goes to stdout. ``--profile`` builds with -g and prints
 the memory messages an Intel GPU would issue, per source line (docs/visa.md).
+``--as intel-gpu|intel-cpu`` runs with that implementation's sub-group sizes, default
+size and mapping (``SGVM_PROFILE_DEVICE``; docs/portability.md).
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
+import os
 import re
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
 from ..errors import SgvmError
+from ..runtime.profiles import ENV as PROFILE_ENV
+from ..runtime.profiles import PROFILES
 
 
 class UsageError(SgvmError):
@@ -48,7 +55,27 @@ def register(subparsers: Any) -> None:
     p.add_argument("--profile", action="store_true",
                    help="print the vISA message profile per source line (builds with -g)")
     p.add_argument("--profile-json", metavar="FILE", help="also write the message profile as JSON")
+    p.add_argument("--as", dest="as_profile", choices=sorted(PROFILES), metavar="PROFILE",
+                   help="choose sub-group sizes and mapping as PROFILE does: "
+                        + ", ".join(sorted(PROFILES)))
     p.set_defaults(func=main)
+
+
+@contextlib.contextmanager
+def device_profile(name: str | None) -> Iterator[None]:
+    """``SGVM_PROFILE_DEVICE=name`` while the block runs (nothing when ``name`` is None)."""
+    if name is None:
+        yield
+        return
+    old = os.environ.get(PROFILE_ENV)
+    os.environ[PROFILE_ENV] = name
+    try:
+        yield
+    finally:
+        if old is None:
+            os.environ.pop(PROFILE_ENV, None)
+        else:
+            os.environ[PROFILE_ENV] = old
 
 
 def _sizes(text: str | None, what: str) -> tuple[int, ...] | None:
@@ -123,6 +150,11 @@ def _bind(params: list[Any], kernel: str, specs: list[tuple[str, str]]) -> tuple
 
 
 def main(args: argparse.Namespace) -> int:
+    with device_profile(args.as_profile):
+        return _main(args)
+
+
+def _main(args: argparse.Namespace) -> int:
     from .. import cl
     from ..runtime.array_args import check_array
     from ..runtime.quick import _context, read_program_file, run

@@ -17,6 +17,7 @@ import numpy as np
 
 from ..errors import BuildError, LogicError
 from ..runtime.device import CPU_DEVICE, DeviceModel
+from ..runtime.profiles import profile_device
 
 OPTION = "sub-group-size"  # -sgvm-sub-group-size=N
 ENV = "SGVM_SUB_GROUP_SIZE"
@@ -57,13 +58,15 @@ def _sizes(device: DeviceModel) -> str:
     return ", ".join(map(str, device.sub_group_sizes))
 
 
-def check_sub_group_sizes(spirv: bytes, options: Any = None, device: DeviceModel = CPU_DEVICE) -> None:
+def check_sub_group_sizes(spirv: bytes, options: Any = None, device: DeviceModel | None = None) -> None:
     """Fail the build (BuildError) when a kernel requires a sub-group size the device
     lacks, or ``-sgvm-sub-group-size`` names one.
 
     Called by ``compile`` after clang; hosts building a program from SPIR-V call
-    it with the module's binary.
+    it with the module's binary. ``device``: None is the CPU device under the
+    ``SGVM_PROFILE_DEVICE`` profile (``runtime.profiles``).
     """
+    device = device or profile_device()
     text = getattr(options, "text", "")
     opt = (getattr(options, "sgvm", None) or {}).get(OPTION)
     if opt is not None and (not opt.isdigit() or int(opt) not in device.sub_group_sizes):

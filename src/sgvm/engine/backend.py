@@ -22,6 +22,7 @@ from typing import Any
 from ..runtime.args import KernelArg
 from ..runtime.device import DeviceModel
 from ..runtime.ndrange import NDRange
+from ..runtime.variant import Variant
 from ..spirv import Module
 from .common.signature import KernelParam
 
@@ -55,6 +56,8 @@ class LaunchRequest:
     observers: Sequence[Any]
     options: Any
     t0: float  # time.perf_counter() when the launch began (LaunchResult.seconds counts from it)
+    variant: Variant = Variant()  # the implementation-defined choices (runtime.variant)
+    max_steps: int | None = None  # the step budget per batch (None: SGVM_MAX_STEPS)
 
 
 class Backend(ABC):

@@ -94,6 +94,8 @@ class DeviceModel:
     il_version: str = "SPIR-V_1.0 SPIR-V_1.1 SPIR-V_1.2 SPIR-V_1.3 SPIR-V_1.4 SPIR-V_1.5 SPIR-V_1.6"
     sub_group_sizes: tuple[int, ...] = (8, 16, 32)
     default_sub_group_size: int = 16
+    # Which work-items form a sub-group in 2-D/3-D work-groups (runtime.variant.slot_local_ids).
+    sub_group_mapping: str = "linear"
     max_compute_units: int = 1
     max_work_item_dimensions: int = 3
     max_work_item_sizes: tuple[int, int, int] = (1024, 1024, 1024)

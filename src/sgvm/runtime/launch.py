@@ -11,29 +11,45 @@ from ..compiler.subgroup_size import kernel_sub_group_size
 from ..engine import backend as backends
 from ..engine.backend import LaunchRequest, LaunchResult
 from ..engine.common.signature import arg_label, kernel_params
-from ..errors import LogicError
+from ..errors import LogicError, UnsupportedError
 from ..spirv import Module
 from .args import KernelArg
 from .device import CPU_DEVICE, DeviceModel
 from .ndrange import NDRange
+from .variant import Variant, variant_from_settings
 
-__all__ = ["LaunchResult", "launch", "sub_group_size"]
+__all__ = ["LaunchResult", "arg_labels", "launch", "sub_group_size"]
 
 
-def sub_group_size(entry_modes: dict, options: Any, device: DeviceModel) -> int:
-    """The kernel's SubgroupSize mode, else -sgvm-sub-group-size / SGVM_SUB_GROUP_SIZE, else the
-    default; a size the device lacks raises (``compiler.subgroup_size.kernel_sub_group_size``)."""
+def sub_group_size(entry_modes: dict, options: Any, device: DeviceModel,
+                   variant: Variant | None = None) -> int:
+    """The kernel's SubgroupSize mode, else the variant's size, else -sgvm-sub-group-size /
+    SGVM_SUB_GROUP_SIZE, else the default; a size the device lacks raises
+    (``compiler.subgroup_size.kernel_sub_group_size``)."""
     required = entry_modes.get("SubgroupSize")
+    if not required and variant is not None and variant.sub_group_size:
+        return kernel_sub_group_size(variant.sub_group_size, None, device)
     return kernel_sub_group_size(required[0] if required else None, options, device)
+
+
+def arg_labels(params: Sequence[Any], param_names: Sequence[str] | None) -> list[str]:
+    """Each parameter's label in messages: the source's name where known, else ``argument #i``."""
+    return [arg_label(param_names[i], i) if param_names and i < len(param_names)
+            and param_names[i] and not param_names[i].startswith("argument ") else p.label
+            for i, p in enumerate(params)]
 
 
 def launch(module: Module, kernel: str, args: Sequence[KernelArg], ndrange: NDRange, *,
            device: DeviceModel = CPU_DEVICE, observers: Sequence[Any] = (),
-           options: Any = None, param_names: Sequence[str] | None = None) -> LaunchResult:
+           options: Any = None, param_names: Sequence[str] | None = None,
+           variant: Variant | None = None, max_steps: int | None = None) -> LaunchResult:
     """Run ``kernel`` of ``module`` over ``ndrange`` with ``args`` on ``device``'s backend.
 
     ``param_names``: the kernel's parameter names as the source spells them (clang's
-    SPIR-V has none), used in error messages."""
+    SPIR-V has none), used in error messages. ``variant``: the implementation-defined
+    choices (``runtime.variant``; None: those of the options, environment and device);
+    only the NumPy backend runs other than the defaults. ``max_steps``: the step budget
+    per batch (None: ``SGVM_MAX_STEPS``)."""
     t0 = time.perf_counter()
     if kernel not in module.kernel_names:
         raise LogicError(f"no kernel named '{kernel}'", "CL_INVALID_KERNEL_NAME")
@@ -48,12 +64,15 @@ def launch(module: Module, kernel: str, args: Sequence[KernelArg], ndrange: NDRa
             and not ndrange.uniform:
         raise LogicError(f"global size {ndrange.global_size} is not a multiple of the work-group "
                          f"size {ndrange.local_size}", "CL_INVALID_WORK_GROUP_SIZE")
-    S = sub_group_size(module.entry_point(kernel).execution_modes, options, device)
+    if variant is None:
+        variant = variant_from_settings(options, device.sub_group_mapping)
+    S = sub_group_size(module.entry_point(kernel).execution_modes, options, device, variant)
+    if device.engine != "numpy" and variant.differences(Variant(sub_group_size=variant.sub_group_size,
+                                                                seed=variant.seed)):
+        raise UnsupportedError(f"{variant.describe()}: only the CPU device runs other than "
+                               "sgvm's own choices (docs/portability.md)")
     if ndrange.work_items == 0:
         return LaunchResult()
-    labels = [arg_label(param_names[i], i) if param_names and i < len(param_names)
-              and param_names[i] and not param_names[i].startswith("argument ") else p.label
-              for i, p in enumerate(params)]
-    request = LaunchRequest(module, kernel, args, ndrange, S, params, labels, device,
-                            observers, options, t0)
+    request = LaunchRequest(module, kernel, args, ndrange, S, params, arg_labels(params, param_names),
+                            device, observers, options, t0, variant, max_steps)
     return backends.get(device.engine).launch(request)

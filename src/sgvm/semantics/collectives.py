@@ -6,11 +6,12 @@ scan order as increasing id within the group.
 
 Floating-point order. cl_intel_subgroups is silent on it and
 opencl_c_work_group_functions.txt says "The order of floating-point operations
-is not guaranteed". sgvm folds sequentially in increasing lane order over the
-active lanes only: ``((a0 op a1) op a2) ...``, each step rounded to the value's
-own type (half stays half). Hence ``reduce`` equals the inclusive scan of the
-last lane, and the exclusive scan of a lane equals the inclusive scan of the
-previous active lane. Float min/max use IEEE 754 minNum/maxNum (``fmin``/``fmax``:
+is not guaranteed". By default sgvm folds sequentially in increasing lane order
+over the active lanes only: ``((a0 op a1) op a2) ...``, each step rounded to the
+value's own type (half stays half); the ``order`` argument picks another legal
+order (``float_order``). Hence ``reduce`` equals the inclusive scan of the
+last lane in the ``lanes`` order, and the exclusive scan of a lane equals the
+inclusive scan of the previous active lane. Float min/max use IEEE 754 minNum/maxNum (``fmin``/``fmax``:
 a NaN operand loses to a number), as OpenCL's ``fmin`` and Intel GPUs do; the
 specifications do not say.
 """
@@ -22,6 +23,7 @@ from typing import Literal
 import numpy as np
 import numpy.typing as npt
 
+from .float_order import fold, inclusive
 from .lanes import first_active, not_uniform
 
 Op = Literal["add", "mul", "min", "max", "and", "or", "xor", "logical_and", "logical_or",
@@ -80,7 +82,7 @@ def _lane_mask(active: np.ndarray, x: np.ndarray) -> np.ndarray:
     return active.reshape(active.shape + (1,) * (x.ndim - 2))
 
 
-def scan_inclusive(op: Op, x: np.ndarray, active: np.ndarray) -> np.ndarray:
+def scan_inclusive(op: Op, x: np.ndarray, active: np.ndarray, order: str = "lanes") -> np.ndarray:
     """Inclusive scan along axis 1 over the active lanes; same shape and dtype as ``x``.
 
     cl_intel_subgroups.txt, sub_group_scan_inclusive_<op>: "Performs the specified
@@ -88,14 +90,17 @@ def scan_inclusive(op: Op, x: np.ndarray, active: np.ndarray) -> np.ndarray:
     subgroup. The scan results are returned for each work item. The scan order is
     defined by increasing subgroup local ID within the subgroup."
     opencl_c_work_group_functions.txt: "returns [a0, (a0 op a1), ... (a0 op a1 op
-    ... op an-1)]". Inactive lanes do not contribute; integers wrap.
+    ... op an-1)]". Inactive lanes do not contribute; integers wrap. Floats associate
+    in ``order`` (``float_order``).
     """
     x = np.asarray(x)
     filled = np.where(_lane_mask(active, x), x, _neutral(op, x.dtype))
+    if x.dtype.kind == "f":
+        return inclusive(_UFUNC[op], filled, order)
     return _UFUNC[op].accumulate(filled, axis=1, dtype=x.dtype)
 
 
-def scan_exclusive(op: Op, x: np.ndarray, active: np.ndarray) -> np.ndarray:
+def scan_exclusive(op: Op, x: np.ndarray, active: np.ndarray, order: str = "lanes") -> np.ndarray:
     """Exclusive scan along axis 1 over the active lanes; same shape and dtype as ``x``.
 
     cl_intel_subgroups.txt, sub_group_scan_exclusive_<op>: "Performs the specified
@@ -105,9 +110,9 @@ def scan_exclusive(op: Op, x: np.ndarray, active: np.ndarray) -> np.ndarray:
     op ... op an-2)]": a lane with no active lane before it gets the identity I.
     """
     x = np.asarray(x)
-    inclusive = scan_inclusive(op, x, active)
-    before = np.zeros_like(inclusive)
-    before[:, 1:] = inclusive[:, :-1]
+    scanned = scan_inclusive(op, x, active, order)
+    before = np.zeros_like(scanned)
+    before[:, 1:] = scanned[:, :-1]
     has_before = np.zeros(np.shape(active), dtype=bool)
     has_before[:, 1:] = np.logical_or.accumulate(np.asarray(active, dtype=bool), axis=1)[:, :-1]
     return np.where(_lane_mask(has_before, x), before, identity(op, x.dtype))
@@ -118,7 +123,7 @@ def _per_group(value: np.ndarray, lanes: int) -> np.ndarray:
     return np.repeat(np.expand_dims(value, 1), lanes, axis=1)
 
 
-def reduce(op: Op, x: np.ndarray, active: np.ndarray) -> np.ndarray:
+def reduce(op: Op, x: np.ndarray, active: np.ndarray, order: str = "lanes") -> np.ndarray:
     """The group's reduction, repeated in every lane; same shape and dtype as ``x``.
 
     cl_intel_subgroups.txt, sub_group_reduce_<op>: "Returns the result of the
@@ -127,28 +132,26 @@ def reduce(op: Op, x: np.ndarray, active: np.ndarray) -> np.ndarray:
     last lane of ``scan_inclusive``.
     """
     x = np.asarray(x)
-    return _per_group(reduce_groups(op, x, active), x.shape[1])
+    return _per_group(reduce_groups(op, x, active, order), x.shape[1])
 
 
-def reduce_groups(op: Op, x: np.ndarray, active: np.ndarray) -> np.ndarray:
+def reduce_groups(op: Op, x: np.ndarray, active: np.ndarray, order: str = "lanes") -> np.ndarray:
     """``reduce`` once per group: shape ``(G,) + x.shape[2:]``.
 
     When every lane is active no filling is needed: integers reduce in any order
     (add wraps, min/max compare exactly), floats fold the lanes left to right,
-    the same sequence of rounded steps as ``scan_inclusive``.
+    the same sequence of rounded steps as ``scan_inclusive`` (in ``order``).
     """
     x = np.asarray(x)
+    if x.dtype.kind == "f":
+        if not np.all(active):
+            x = np.where(_lane_mask(active, x), x, _neutral(op, x.dtype))
+        return fold(_UFUNC[op], x, order)
     if not np.all(active):
         return scan_inclusive(op, x, active)[:, -1]
-    if x.dtype.kind in "iub":
-        if op == "add" and x.ndim == 2:
-            return np.einsum("ij->i", x)  # a wrapping sum, faster than add.reduce on rows
-        return _UFUNC[op].reduce(x, axis=1, dtype=x.dtype)
-    ufunc = _UFUNC[op]
-    acc = x[:, 0].copy()
-    for lane in range(1, x.shape[1]):
-        ufunc(acc, x[:, lane], out=acc)
-    return acc
+    if op == "add" and x.ndim == 2:
+        return np.einsum("ij->i", x)  # a wrapping sum, faster than add.reduce on rows
+    return _UFUNC[op].reduce(x, axis=1, dtype=x.dtype)
 
 
 def all_(pred: np.ndarray, active: np.ndarray) -> np.ndarray:
@@ -232,7 +235,8 @@ def cluster_size_undefined(cluster_size: int | None, max_size: int) -> bool:
     return n < 1 or n & (n - 1) != 0 or n > max_size
 
 
-def clustered_reduce(op: Op, x: np.ndarray, active: np.ndarray, cluster_size: int) -> np.ndarray:
+def clustered_reduce(op: Op, x: np.ndarray, active: np.ndarray, cluster_size: int,
+                     order: str = "lanes") -> np.ndarray:
     """Each cluster's reduction in its lanes; same shape and dtype as ``x`` (G, S[, N]).
 
     cl_khr_subgroup_extensions.asciidoc: "Work items in a sub-group are assigned to
@@ -243,7 +247,7 @@ def clustered_reduce(op: Op, x: np.ndarray, active: np.ndarray, cluster_size: in
     "Returns the [...] of _value_ for all active work items in the sub-group within
     a cluster of the specified _clustersize_." Clusters are runs of ``cluster_size``
     sub-group local ids (a partial sub-group's last cluster is short); a cluster
-    without active lanes gets the identity. The fold is ``reduce``'s lane order.
+    without active lanes gets the identity. Floats fold in ``reduce``'s ``order``.
     ``cluster_size`` must divide S (``cluster_size_undefined`` is False).
     """
     x = np.asarray(x)
@@ -251,5 +255,5 @@ def clustered_reduce(op: Op, x: np.ndarray, active: np.ndarray, cluster_size: in
     c = int(cluster_size)
     xc = x.reshape((G * (S // c), c) + x.shape[2:])
     ac = np.asarray(active, dtype=bool).reshape(G * (S // c), c)
-    out = reduce(op, xc, ac)
+    out = reduce(op, xc, ac, order)
     return out.reshape(x.shape)

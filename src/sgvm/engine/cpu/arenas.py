@@ -24,6 +24,7 @@ import numpy as np
 
 from ...errors import LogicError
 from ...runtime.memory import Allocation
+from ...runtime.variant import PATTERN_BYTE
 
 LOCAL_ALIGN = 16  # each work-group's copy of a local object starts 16-byte aligned
 
@@ -54,12 +55,26 @@ class Arena(Allocation):
         return (rel < 0) | (rel > self.extent - nbytes)
 
 
-def arena(space: str, name: str, extent: int, align: int, owners: int, owner_lanes: int) -> Arena:
-    """A zeroed Arena of ``owners`` copies of an ``extent``-byte object aligned to ``align``."""
+def arena(space: str, name: str, extent: int, align: int, owners: int, owner_lanes: int,
+          init: str = "zeros") -> Arena:
+    """An Arena of ``owners`` copies of an ``extent``-byte object aligned to ``align``, zeroed
+    or (``init="pattern"``, runtime.variant) every byte ``PATTERN_BYTE``."""
     step = max(align, LOCAL_ALIGN if space == "local" else 1)
     region = -(-max(extent, 1) // step) * step
-    return Arena(np.zeros(region * owners, np.uint8), space, name, extent=extent, region=region,
-                 owner_lanes=owner_lanes)
+    fill = PATTERN_BYTE if init == "pattern" else 0
+    return Arena(np.full(region * owners, fill, np.uint8), space, name, extent=extent,
+                 region=region, owner_lanes=owner_lanes)
+
+
+def patterned(value: Any) -> Any:
+    """``value`` (an OpUndef's null value) with every byte ``PATTERN_BYTE``."""
+    if isinstance(value, tuple):
+        return tuple(patterned(v) for v in value)
+    a = np.asarray(value)
+    if a.dtype == np.bool_:
+        return np.ones_like(a)[()] if a.ndim == 0 else np.ones_like(a)
+    out = np.frombuffer(bytes([PATTERN_BYTE]) * a.nbytes, a.dtype).reshape(a.shape).copy()
+    return out[()] if a.ndim == 0 else out
 
 
 # Bytes of private memory one batch may hold; a batch has at least one work-group, so a
@@ -93,7 +108,8 @@ def allocate(st: Any, prog: Any, local_args: list[tuple[int, int, str]]) -> dict
     ``st.local``) and return the register value of each local variable and local
     argument ``(param id, bytes, label)``: per lane, a pointer to its work-group's copy."""
     L, G, P = st.L, st.ngroups, st.geom.lanes_per_group
-    st.private = [arena("private", f"private variable '{name}'", size, align, L, 1)
+    init = st.geom.variant.memory_init
+    st.private = [arena("private", f"private variable '{name}'", size, align, L, 1, init)
                   for name, size, align in prog.private_vars]
     objects = [(vid, f"local variable '{name}'", size, align)
                for vid, (name, size, align) in prog.local_vars.items()]
@@ -101,7 +117,7 @@ def allocate(st: Any, prog: Any, local_args: list[tuple[int, int, str]]) -> dict
     st.local = []
     values = {}
     for rid, name, size, align in objects:
-        a = arena("local", name, size, align, G, P)
+        a = arena("local", name, size, align, G, P, init)
         st.local.append(a)
         values[rid] = _group_offsets(G, P, a.region) + np.uint64(a.base)
     return values

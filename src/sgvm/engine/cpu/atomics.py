@@ -2,7 +2,9 @@
 
 All active lanes of a batch perform their atomic in one step. Lanes hitting
 the same address are serialised in lane order, which is work-item order
-within the batch: the returned old values are exactly those of that serial
+within the batch, or in the launch variant's ``atomic_order`` (reversed, or a
+seeded shuffle: the order in which atomics of different work-items take effect
+is not specified): the returned old values are exactly those of that serial
 execution. Integer add/sub/inc/dec use a segmented prefix sum (exact with
 wrap-around); exchange shifts values within each segment; other operations
 run one "round" per rank within a segment (few rounds when addresses rarely
@@ -125,7 +127,12 @@ def _atomic(st, ptr, dt: np.dtype, op: str, value, cmp=None):
         idx = (off // np.uint64(dt.itemsize)).astype(np.intp)
         vv = v if pos is None else v[pos]
         cc = None if c is None else (c if pos is None else c[pos])
-        old = _serial(view, idx, vv, op, cc)
+        perm = st.geom.variant.permutation(len(idx), st.geom.variant.atomic_order, st.steps)
+        if perm is None:
+            old = _serial(view, idx, vv, op, cc)
+        else:
+            old = np.empty_like(vv)
+            old[perm] = _serial(view, idx[perm], vv[perm], op, None if cc is None else cc[perm])
         dest = (np.arange(L) if sel is None else sel) if pos is None else (
             pos if sel is None else sel[pos])
         out[dest] = old

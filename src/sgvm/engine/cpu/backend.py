@@ -24,7 +24,7 @@ from ..common import limits
 from ..common import types as T
 from ..common.constants import sampler_handle
 from ..common.values import unpack
-from .arenas import allocate, groups_per_batch
+from .arenas import allocate, groups_per_batch, patterned
 from .batch import Batch, Geometry
 from .image_ops import image_handle
 from .program import program_for
@@ -96,8 +96,8 @@ class NumpyBackend(Backend):
     def launch(self, request: LaunchRequest) -> LaunchResult:
         module, kernel, ndrange = request.module, request.kernel, request.ndrange
         prog = program_for(module, kernel)
-        S = request.sub_group_size
-        geom = Geometry(ndrange, S, -(-ndrange.group_volume // S) * S)
+        S, variant = request.sub_group_size, request.variant
+        geom = Geometry(ndrange, S, Geometry.lanes_for(ndrange, S, variant), variant)
         result = LaunchResult()
         keep: list[Allocation] = []
         names: dict[int, str] = {}
@@ -119,15 +119,21 @@ class NumpyBackend(Backend):
                              f"device has {request.device.local_mem_size}", "CL_OUT_OF_RESOURCES")
 
         target = int(os.environ.get("SGVM_BATCH_LANES", DEFAULT_BATCH_LANES))
-        max_steps = limits.max_steps()
+        max_steps = limits.max_steps() if request.max_steps is None else request.max_steps
         P = geom.lanes_per_group
         per_batch = groups_per_batch(kernel, prog.private_bytes, P, max(1, target // P))
         total = ndrange.total_groups
+        # Work-groups in another order run one at a time, so that order is the execution order.
+        sequence = variant.permutation(total, variant.group_order)
+        if sequence is not None:
+            per_batch = 1
         progress = _Progress(total, kernel)
         printf: list[tuple[int, str]] = []
         with np.errstate(all="ignore"):
-            for first in range(0, total, per_batch):
+            for done, first in enumerate(range(0, total, per_batch)):
                 n = min(per_batch, total - first)
+                if sequence is not None:
+                    first = int(sequence[done])
                 st = Batch(geom, first, n, kernel=kernel, max_steps=max_steps,
                            observers=request.observers)
                 st.names = names
@@ -139,7 +145,7 @@ class NumpyBackend(Backend):
                 result.steps += st.steps
                 result.batches += 1
                 printf.extend(st.printf)
-                progress.update(first + n)
+                progress.update(min(total, (done + 1) * per_batch))
         progress.close()
         printf.sort(key=lambda x: x[0])
         result.printf = "".join(s for _, s in printf)
@@ -155,6 +161,9 @@ def _prepare(st: Any, prog: Any, values: list, local_args: list) -> None:
     tpl = list(prog.template)
     for pid, v in values:
         tpl[pid] = v
+    if st.geom.variant.memory_init == "pattern":  # uninitialised register values too
+        for uid in prog.module.undefs:
+            tpl[uid] = patterned(tpl[uid])
     for rid, v in allocate(st, prog, local_args).items():
         tpl[rid] = v
     for cid, fn in prog.batch_constants:

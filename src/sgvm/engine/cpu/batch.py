@@ -6,7 +6,10 @@ work-group volume rounded up to a multiple of the sub-group size ``S``. Lanes
 whose linear id is not below the (possibly smaller, non-uniform) work-group's
 volume are padding: permanently inactive. Sub-group id ``= linear // S`` and
 sub-group local id ``= linear % S`` (cl_khr_subgroups; the same mapping in
-every work-group).
+every work-group). That is the ``linear`` mapping; the others of
+``runtime.variant.slot_local_ids`` (``rows``, ``columns``) give each lane slot
+``k % P`` another linear id (``Geometry.mapping``), so sub-groups stay runs of
+``S`` consecutive lanes and only the ids change.
 """
 
 from __future__ import annotations
@@ -20,6 +23,7 @@ from ... import semantics as sem
 from ...errors import KernelTimeout, UnsupportedError
 from ...runtime.memory import Allocation
 from ...runtime.ndrange import NDRange
+from ...runtime.variant import Variant, slot_local_ids, sub_group_count
 from .arenas import Arena
 from .memory_events import MemoryEvent
 from .values import affine
@@ -38,10 +42,35 @@ class Geometry:
     ndrange: NDRange
     sub_group_size: int
     lanes_per_group: int  # P
+    variant: Variant = Variant()
 
     @property
     def group_volume(self) -> int:
         return self.ndrange.group_volume
+
+    @property
+    def mapping(self) -> str:
+        return self.variant.mapping
+
+    @property
+    def identity_layout(self) -> bool:
+        """Whether lane slot ``k`` has linear local id ``k`` in every work-group (every
+        mapping agrees in 1-D work-groups)."""
+        _, ly, lz = self.ndrange.local_size
+        return self.mapping == "linear" or ly * lz == 1
+
+    @staticmethod
+    def lanes_for(ndrange: NDRange, S: int, variant: Variant) -> int:
+        """P: the lane slots of a full work-group under ``variant``'s mapping."""
+        if variant.mapping == "linear" or ndrange.local_size[1] * ndrange.local_size[2] == 1:
+            return -(-ndrange.group_volume // S) * S
+        return len(slot_local_ids(variant.mapping, ndrange.local_size, S))
+
+    def slot_ids(self, size: tuple[int, int, int]) -> np.ndarray:
+        """Linear local id per lane slot (P,) of a work-group of ``size`` (padding: >= volume)."""
+        ids = slot_local_ids(self.mapping, size, self.sub_group_size)
+        extra = self.lanes_per_group - len(ids)
+        return np.concatenate([ids, len(ids) + np.arange(extra)]) if extra else ids
 
 
 class Batch:
@@ -86,8 +115,7 @@ class Batch:
         if self.full and P == geom.group_volume:
             self.live: np.ndarray | None = None
         else:
-            li = np.tile(np.arange(P, dtype=np.int64), ngroups)
-            self.live = li < np.repeat(vol, P)
+            self.live = self._lane_linear() < np.repeat(vol, P)
         # 1-D launch of full groups without padding: global id x is base + lane.
         self.linear_1d = (self.live is None and nd.global_size[1] == nd.global_size[2] == 1)
 
@@ -120,12 +148,39 @@ class Batch:
                     o.instruction(self, inst, regs)
 
     # -- built-ins ----------------------------------------------------------
+    def _slot(self) -> np.ndarray:
+        """Per lane: its slot in its work-group's lanes (sub-group ``slot // S``)."""
+        c = self._cache.get("slot")
+        if c is None:
+            c = self._cache["slot"] = np.tile(np.arange(self.geom.lanes_per_group, dtype=np.int64),
+                                              self.ngroups)
+        return c
+
     def _lane_linear(self) -> np.ndarray:
+        """Per lane: its linear local id (padding lanes: at least the group's volume)."""
         c = self._cache.get("li")
         if c is None:
-            c = self._cache["li"] = np.tile(np.arange(self.geom.lanes_per_group, dtype=np.int64),
-                                            self.ngroups)
+            if self.geom.identity_layout:
+                c = self._slot()
+            else:
+                P = self.geom.lanes_per_group
+                c = np.empty(self.ngroups * P, dtype=np.int64)
+                sizes = [tuple(int(v) for v in s) for s in self.group_size]
+                for size in set(sizes):
+                    ids = self.geom.slot_ids(size)
+                    for g in (i for i, s in enumerate(sizes) if s == size):
+                        c[g * P:(g + 1) * P] = ids
+            self._cache["li"] = c
         return c
+
+    def wg_order(self) -> np.ndarray | None:
+        """(G, P): per work-group, the lane slots in linear-local-id order (None when slot and
+        linear id agree): work-group collectives work in that order."""
+        if "wg_order" not in self._cache:
+            li = self._lane_linear().reshape(self.ngroups, self.geom.lanes_per_group)
+            same = self.geom.identity_layout or bool((li == np.arange(li.shape[1])).all())
+            self._cache["wg_order"] = None if same else np.argsort(li, axis=1, kind="stable")
+        return self._cache["wg_order"]
 
     def _per_lane(self, per_group: np.ndarray) -> np.ndarray:
         return np.repeat(per_group, self.geom.lanes_per_group, axis=0)
@@ -200,6 +255,13 @@ class Batch:
         base = self.group_id[:, idx] * nd.local_size[idx] + nd.global_offset[idx]
         return self._per_lane(base) + lid
 
+    def _enqueued_sub_groups(self) -> int:
+        """Sub-groups of a work-group of the enqueued size, under the mapping."""
+        nd, S = self.geom.ndrange, self.geom.sub_group_size
+        if self.geom.identity_layout:
+            return -(-nd.group_volume // S)
+        return sub_group_count(self.geom.mapping, nd.local_size, S)
+
     def _builtin(self, name: str, dtype: np.dtype, count: int) -> Any:
         nd, S, P = self.geom.ndrange, self.geom.sub_group_size, self.geom.lanes_per_group
         t = dtype.type
@@ -211,7 +273,7 @@ class Batch:
             "GlobalOffset": nd.global_offset,
             "WorkDim": nd.work_dim,
             "SubgroupMaxSize": S,
-            "NumEnqueuedSubgroups": -(-nd.group_volume // S),
+            "NumEnqueuedSubgroups": self._enqueued_sub_groups(),
         }
         if name in uniform:
             v = uniform[name]
@@ -219,7 +281,7 @@ class Batch:
         if name == "WorkgroupSize" and self.full:
             return np.array(nd.local_size, dtype=dtype)
         if name == "NumSubgroups" and self.full:
-            return t(-(-nd.group_volume // S))
+            return t(self._enqueued_sub_groups())
         li = self._lane_linear()
         if name == "GlobalInvocationId":
             return self.global_id().astype(dtype)
@@ -235,10 +297,18 @@ class Batch:
             g = self.global_id() - np.array(nd.global_offset)
             gx, gy, _ = nd.global_size
             return (g[:, 0] + g[:, 1] * gx + g[:, 2] * gx * gy).astype(dtype)
+        slot = self._slot()
         if name == "SubgroupId":
-            return (li // S).astype(dtype)
+            return (slot // S).astype(dtype)
         if name == "SubgroupLocalInvocationId":
-            return (li % S).astype(dtype)
+            return (slot % S).astype(dtype)
+        if not self.geom.identity_layout:  # count the live lanes of each sub-group
+            live = np.ones(self.L, bool) if self.live is None else self.live
+            per_sg = live.reshape(-1, S).sum(axis=1)
+            if name == "NumSubgroups":
+                return self._per_lane((per_sg.reshape(self.ngroups, -1) > 0).sum(axis=1)).astype(dtype)
+            if name == "SubgroupSize":
+                return np.repeat(per_sg, S).astype(dtype)
         if name == "NumSubgroups":
             return self._per_lane(-(-vol // S)).astype(dtype)
         if name in _MASKS:

@@ -74,35 +74,50 @@ def constant_scope(ctx: Any, inst: Any, index: int) -> int:
 class Grouping:
     """The executing lanes of a batch split into sub-groups or work-groups."""
 
-    __slots__ = ("st", "scope", "K", "G", "active")
+    __slots__ = ("st", "scope", "K", "G", "active", "order", "lane_active")
 
     def __init__(self, st: Batch, scope: int):
         self.st = st
         self.scope = scope
         self.K = st.geom.sub_group_size if scope == SUBGROUP else st.geom.lanes_per_group
         self.G = st.L // self.K
+        # Work-group scope under a mapping whose lane slots are not in linear-id order: the
+        # (G, K) arrays hold each group's lanes in linear-local-id order (scan order, ids).
+        self.order = st.wg_order() if scope == WORKGROUP else None
         mask = st.mask
         if mask is None:
             key = ("all-active", self.K)
             full = st._cache.get(key)
             if full is None:
                 full = st._cache[key] = np.ones((self.G, self.K), dtype=bool)
-            self.active = full
+            self.lane_active = full
         else:
-            self.active = mask.reshape(self.G, self.K)
+            self.lane_active = mask.reshape(self.G, self.K)
+        self.active = self._permute(self.lane_active)
+
+    def _permute(self, x: np.ndarray) -> np.ndarray:
+        if self.order is None:
+            return x
+        return np.take_along_axis(x, self.order.reshape(self.order.shape + (1,) * (x.ndim - 2)),
+                                  axis=1)
 
     def split(self, x: Any, vector: bool) -> np.ndarray:
         """A register value as a (G, K[, N]) array (uniform values broadcast)."""
         v = np.asarray(lanes(x, self.st.L, vector))
-        return v.reshape((self.G, self.K) + v.shape[1:])
+        return self._permute(v.reshape((self.G, self.K) + v.shape[1:]))
 
     def split_index(self, x: Any) -> Any:
         """A scalar operand such as a shuffle index: uniform stays a scalar, else (G, K)."""
         v = arr(x)
-        return v if np.ndim(v) == 0 else v.reshape(self.G, self.K)
+        return v if np.ndim(v) == 0 else self._permute(v.reshape(self.G, self.K))
 
     def join(self, x: np.ndarray) -> np.ndarray:
         """(G, K[, N]) back to an (L[, N]) lane array."""
+        if self.order is not None:
+            out = np.empty_like(x)
+            np.put_along_axis(out, self.order.reshape(self.order.shape + (1,) * (x.ndim - 2)),
+                              x, axis=1)
+            x = out
         return x.reshape((self.st.L,) + x.shape[2:])
 
     def first(self, x: np.ndarray) -> np.ndarray:
@@ -127,8 +142,13 @@ class Grouping:
         return live.reshape(self.G, self.K)
 
     def emit(self, op: str, operation: str = "", **diagnostics: Any) -> None:
-        """Report the collective to the batch's observers (callers check ``st.obs_collective``)."""
-        event = CollectiveEvent(op, SCOPE_NAMES[self.scope], self.active, self.live(), operation,
-                                diagnostics)
+        """Report the collective to the batch's observers (callers check ``st.obs_collective``);
+        ``active`` and ``live`` in batch lane order, per-lane diagnostics too."""
+        if self.order is not None:
+            diagnostics = {k: self.join(v).reshape(self.G, self.K)
+                           if np.ndim(v) == 2 and np.shape(v) == (self.G, self.K) else v
+                           for k, v in diagnostics.items()}
+        event = CollectiveEvent(op, SCOPE_NAMES[self.scope], self.lane_active, self.live(),
+                                operation, diagnostics)
         for f in self.st.obs_collective:
             f(self.st, event)

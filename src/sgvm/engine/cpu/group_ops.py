@@ -65,8 +65,8 @@ def _arith(ctx, inst) -> Op:
         v = g.split(r[x], vec)
         if signed:
             out = fn(op, v.view(T.signed(v.dtype)), g.active).view(v.dtype)
-        else:
-            out = fn(op, v, g.active)
+        else:  # floats associate in the launch's order (semantics.float_order)
+            out = fn(op, v, g.active, st.geom.variant.reduction_order)
         if st.obs_collective:
             g.emit(opname, name)
         return GroupUniform(out, g.K) if operation == 0 else g.join(out)

@@ -58,14 +58,15 @@ def _arith(ctx, inst) -> Op:
         raw = g.split(r[x], vec)
         v = raw.view(T.signed(raw.dtype)) if signed else raw
         bad = operation == 3 and sem.cluster_size_undefined(size, g.K)
+        order = st.geom.variant.reduction_order  # floats only (semantics.float_order)
         if operation == 0 or bad:
-            out = sem.reduce_groups(op, v, g.active)
+            out = sem.reduce_groups(op, v, g.active, order)
         elif operation == 1:
-            out = sem.scan_inclusive(op, v, g.active)
+            out = sem.scan_inclusive(op, v, g.active, order)
         elif operation == 2:
-            out = sem.scan_exclusive(op, v, g.active)
+            out = sem.scan_exclusive(op, v, g.active, order)
         else:
-            out = sem.clustered_reduce(op, v, g.active, size)
+            out = sem.clustered_reduce(op, v, g.active, size, order)
         out = out.view(raw.dtype)
         if st.obs_collective:
             diag = {"cluster_size_undefined": np.full(g.G, bool(bad))} if operation == 3 else {}

@@ -1,0 +1,122 @@
+"""The memory a launch can change, saved, restored and compared between runs.
+
+``Outputs`` names every buffer and image a launch receives (by its parameter
+label) with the element type the kernel sees it as, so differences are reported
+as elements (index, value in each run), and floating-point differences in ULPs.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from ...runtime.args import BufferArg, ImageArg
+from ...runtime.memory import Allocation
+
+MAX_SHOWN = 4
+
+
+@dataclass
+class Output:
+    """One buffer or image argument."""
+
+    name: str
+    allocation: Allocation
+    dtype: np.dtype  # element type (uint8 when unknown)
+
+
+@dataclass
+class Difference:
+    """How one output differs between the baseline and a variant."""
+
+    output: str
+    count: int  # differing elements
+    total: int
+    first: list[tuple[int, Any, Any]] = field(default_factory=list)  # (index, baseline, variant)
+    max_ulp: int | None = None  # floats: the largest difference in units in the last place
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"output": self.output, "count": self.count, "total": self.total,
+                "first": [{"index": i, "baseline": a, "variant": b} for i, a, b in self.first],
+                "max_ulp": self.max_ulp}
+
+
+def _element_dtype(t: Any) -> np.dtype:
+    from ...engine.common import types as T
+
+    pointee = getattr(t, "pointee", None)
+    while pointee is not None and pointee.op in ("Vector", "Array"):
+        pointee = pointee.component
+    try:
+        return np.dtype(T.dtype_of(pointee)) if pointee is not None else np.dtype(np.uint8)
+    except Exception:  # structs, pointers to pointers: compare bytes
+        return np.dtype(np.uint8)
+
+
+def outputs(args: list[Any], params: list[Any], labels: list[str]) -> list[Output]:
+    """The buffers and images among ``args`` (each allocation once)."""
+    out: list[Output] = []
+    seen: set[int] = set()
+    for arg, (_, t, _, _), label in zip(args, params, labels, strict=False):
+        if isinstance(arg, BufferArg):
+            alloc, dtype = arg.allocation, _element_dtype(t)
+        elif isinstance(arg, ImageArg):
+            alloc, dtype = arg.image.data, np.dtype(np.uint8)
+        else:
+            continue
+        if alloc.id in seen or alloc.read_only:
+            continue
+        seen.add(alloc.id)
+        out.append(Output(label, alloc, dtype))
+    return out
+
+
+def snapshot(outs: list[Output]) -> list[np.ndarray]:
+    return [o.allocation.data.copy() for o in outs]
+
+
+def restore(outs: list[Output], saved: list[np.ndarray]) -> None:
+    for o, data in zip(outs, saved, strict=True):
+        o.allocation.data[...] = data
+
+
+def _ordered(bits: np.ndarray) -> np.ndarray:
+    """IEEE bit patterns (signed view) as integers whose order and distance are the floats'
+    (ULPs): sign-magnitude to two's complement."""
+    b = bits.astype(np.int64)
+    magnitude = np.int64(np.iinfo(bits.dtype).max)
+    return np.where(b < 0, -(b & magnitude), b)
+
+
+def ulps(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """|a - b| in units in the last place of their float type (NaNs: max)."""
+    signed = np.dtype(f"i{a.dtype.itemsize}")
+    oa = _ordered(a.view(signed))
+    ob = _ordered(b.view(signed))
+    d = np.abs(oa - ob)
+    nan = np.isnan(a) | np.isnan(b)
+    return np.where(nan & ~(np.isnan(a) & np.isnan(b)), np.iinfo(np.int64).max, np.where(nan, 0, d))
+
+
+def _py(v: Any) -> Any:
+    return v.item() if hasattr(v, "item") else v
+
+
+def diff(o: Output, base: np.ndarray, now: np.ndarray) -> Difference | None:
+    """The difference of one output between two runs (None: identical bytes)."""
+    if np.array_equal(base, now):
+        return None
+    usable = len(base) - len(base) % o.dtype.itemsize
+    dtype = o.dtype if usable == len(base) else np.dtype(np.uint8)
+    a, b = base.view(dtype), now.view(dtype)
+    differs = a != b
+    if dtype.kind == "f":
+        differs &= ~(np.isnan(a) & np.isnan(b))
+        if not differs.any():  # only NaN payloads differ
+            differs = a.view(f"u{dtype.itemsize}") != b.view(f"u{dtype.itemsize}")
+    idx = np.flatnonzero(differs)
+    first = [(int(i), _py(a[i]), _py(b[i])) for i in idx[:MAX_SHOWN]]
+    max_ulp = int(ulps(a[idx], b[idx]).max()) if dtype.kind == "f" and len(idx) else None
+    return Difference(o.name, int(len(idx)), int(len(a)), first, max_ulp)

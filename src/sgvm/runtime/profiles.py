@@ -1,0 +1,46 @@
+"""Device profiles: make sgvm choose as a given implementation does.
+
+``SGVM_PROFILE_DEVICE=intel-gpu|intel-cpu`` (``sgvm run --as NAME``) selects the
+sub-group sizes the CPU device offers, its default size and its mapping of
+work-items to sub-groups (docs/portability.md lists where each fact comes from):
+
+* ``intel-gpu``: sizes 8, 16 and 32 (CL_DEVICE_SUB_GROUP_SIZES_INTEL of Intel's
+  compute-runtime on Gen9 to Xe-HPG); Intel's compiler picks the SIMD width per
+  kernel, sgvm takes 16; sub-groups are runs of consecutive linear ids.
+* ``intel-cpu``: sizes 4, 8, 16, 32 and 64, default 16 (Intel's CPU runtime for
+  OpenCL, measured); each row of dimension 0 forms its own sub-groups.
+* ``sgvm`` (unset): sgvm's own device, which follows Intel GPUs.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import replace
+
+from ..errors import LogicError
+from .device import CPU_DEVICE, DeviceModel
+
+ENV = "SGVM_PROFILE_DEVICE"
+
+PROFILES: dict[str, DeviceModel] = {
+    "sgvm": CPU_DEVICE,
+    "intel-gpu": replace(CPU_DEVICE, name="sgvm CPU (as Intel GPU)", sub_group_sizes=(8, 16, 32),
+                         default_sub_group_size=16, sub_group_mapping="linear"),
+    "intel-cpu": replace(CPU_DEVICE, name="sgvm CPU (as Intel CPU runtime)",
+                         sub_group_sizes=(4, 8, 16, 32, 64), default_sub_group_size=16,
+                         sub_group_mapping="rows", max_num_sub_groups=256),
+}
+
+# Every size some implementation offers: what the portability check tries.
+ALL_SUB_GROUP_SIZES: tuple[int, ...] = (4, 8, 16, 32, 64)
+PORTABILITY_DEVICE = replace(CPU_DEVICE, sub_group_sizes=ALL_SUB_GROUP_SIZES, max_num_sub_groups=256)
+
+
+def profile_device(name: str | None = None) -> DeviceModel:
+    """The CPU device's model under profile ``name`` (None: ``SGVM_PROFILE_DEVICE``, else sgvm's)."""
+    key = (name if name is not None else os.environ.get(ENV, "")).strip().lower() or "sgvm"
+    model = PROFILES.get(key)
+    if model is None:
+        raise LogicError(f"device profile {key!r} is unknown; use one of {', '.join(PROFILES)}",
+                         "CL_INVALID_VALUE")
+    return model
