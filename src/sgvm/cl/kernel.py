@@ -399,15 +399,17 @@ def enqueue_nd_range_kernel(queue: CommandQueue, kernel: Kernel, global_work_siz
     def work() -> Any:
         observers = [ProfileObserver()] if queue.profiling else []
         checker = kernel.program.checker
-        run = launch
-        if isinstance(checker, PortabilityChecker):
-            run, checker = checker.launch, None
-        plugins = checker.observers(module, kernel.name) if checker is not None else []
-        result = run(module, kernel.name, args, ndrange, device=queue.device.model,
-                     options=kernel.program.options, observers=observers + plugins,
-                     param_names=[p.name for p in kernel.params])
-        if checker is not None:
-            checker.finish()
+        common = {"device": queue.device.model, "options": kernel.program.options,
+                  "param_names": [p.name for p in kernel.params]}
+        if isinstance(checker, PortabilityChecker):  # docs/portability.md
+            result = checker.launch(module, kernel.name, args, ndrange, observers=observers,
+                                    param_types=[p.type_name for p in kernel.params], **common)
+        else:
+            plugins = checker.observers(module, kernel.name) if checker is not None else []
+            result = launch(module, kernel.name, args, ndrange, observers=observers + plugins,
+                            **common)
+            if checker is not None:
+                checker.finish()
         if observers:
             result.profile = observers[0].profile
         if result.printf:

@@ -33,7 +33,7 @@ import numpy as np
 
 from ..errors import LogicError
 
-PATTERN_BYTE = 0xA5
+PATTERN_BYTE = 0x7F  # int 0x7F7F7F7F, float 3.4e38: visible after arithmetic
 
 CHOICES: dict[str, tuple[str, ...]] = {
     "mapping": ("linear", "rows", "columns"),

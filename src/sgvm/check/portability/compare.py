@@ -43,25 +43,45 @@ class Difference:
                 "max_ulp": self.max_ulp}
 
 
-def _element_dtype(t: Any) -> np.dtype:
+def _declared_dtype(type_name: str) -> np.dtype | None:
+    """``float4*`` → float32: the element type a parameter's declaration names, if any."""
+    from ...runtime.quick import scalar_dtype
+
+    base = type_name.replace("*", "").replace("const", "").replace("volatile", "").strip()
+    base = base.rstrip("0123456789") if base[-1:].isdigit() else base
+    try:
+        return scalar_dtype(base)
+    except (TypeError, ValueError):
+        return None
+
+
+def _element_dtype(t: Any, type_name: str = "") -> np.dtype:
+    """The element type: the declaration's (``type_name``), else the SPIR-V pointee's (clang
+    often lowers pointers to ``uchar*``: then bytes)."""
     from ...engine.common import types as T
 
+    declared = _declared_dtype(type_name) if type_name else None
+    if declared is not None:
+        return declared
     pointee = getattr(t, "pointee", None)
     while pointee is not None and pointee.op in ("Vector", "Array"):
         pointee = pointee.component
-    try:
-        return np.dtype(T.dtype_of(pointee)) if pointee is not None else np.dtype(np.uint8)
-    except Exception:  # structs, pointers to pointers: compare bytes
-        return np.dtype(np.uint8)
+    if pointee is None or pointee.op not in ("Int", "Float"):
+        return np.dtype(np.uint8)  # structs, pointers to pointers: compare bytes
+    dtype = np.dtype(T.dtype_of(pointee))
+    # SPIR-V integers are signless: show them as C's signed types, the common case
+    return np.dtype(f"i{dtype.itemsize}") if dtype.kind == "u" else dtype
 
 
-def outputs(args: list[Any], params: list[Any], labels: list[str]) -> list[Output]:
+def outputs(args: list[Any], params: list[Any], labels: list[str],
+            type_names: list[str] | None = None) -> list[Output]:
     """The buffers and images among ``args`` (each allocation once)."""
     out: list[Output] = []
     seen: set[int] = set()
-    for arg, (_, t, _, _), label in zip(args, params, labels, strict=False):
+    names = list(type_names or []) + [""] * len(params)
+    for arg, param, label, type_name in zip(args, params, labels, names, strict=False):
         if isinstance(arg, BufferArg):
-            alloc, dtype = arg.allocation, _element_dtype(t)
+            alloc, dtype = arg.allocation, _element_dtype(param.type, type_name)
         elif isinstance(arg, ImageArg):
             alloc, dtype = arg.image.data, np.dtype(np.uint8)
         else:

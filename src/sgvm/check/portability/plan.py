@@ -53,16 +53,27 @@ class PlannedVariant:
         return f"{self.kind} {value}"
 
 
-def _opnames(module: Any) -> set[str]:
-    return {inst.opname for fn in module.functions.values() for blk in fn.blocks
-            for inst in blk.instructions}
+def _opnames(module: Any, kernel: str) -> set[str]:
+    """The opcodes of ``kernel``'s function and every function it calls."""
+    pending, seen, ops = [module.entry_point(kernel).function], set(), set()
+    while pending:
+        fid = pending.pop()
+        if fid in seen or fid not in module.functions:
+            continue
+        seen.add(fid)
+        for blk in module.functions[fid].blocks:
+            for inst in blk.instructions:
+                ops.add(inst.opname)
+                if inst.opname == "OpFunctionCall":
+                    pending.append(inst.operands[0].value)
+    return ops
 
 
-def plan(module: Any, prog: Any, ndrange: NDRange, base: Variant, *, required: bool,
-         uses_local: bool) -> list[PlannedVariant]:
+def plan(module: Any, kernel: str, prog: Any, ndrange: NDRange, base: Variant, *,
+         required: bool, uses_local: bool) -> list[PlannedVariant]:
     """The variants worth running for this launch (module docstring), each ``base`` with one
     choice changed, interleaved by kind."""
-    ops = _opnames(module)
+    ops = _opnames(module, kernel)
 
     def others(name: str, values: tuple) -> list[Variant]:
         return [replace(base, **{name: v}) for v in values if v != getattr(base, name)]
@@ -77,7 +88,7 @@ def plan(module: Any, prog: Any, ndrange: NDRange, base: Variant, *, required: b
         per_kind["reduction-order"] = others("reduction_order", ("lanes", "tree", "reversed"))
     if ndrange.total_groups > 1:
         per_kind["group-order"] = others("group_order", ("forward", "reversed", "shuffle"))
-    if uses_local or prog.private_bytes or module.undefs or "OpUndef" in ops:
+    if uses_local or prog.private_bytes or "OpUndef" in ops or _uses_undef(module, prog):
         per_kind["memory-init"] = others("memory_init", ("zeros", "pattern"))
     if any(op.startswith("OpAtomic") and op not in ("OpAtomicLoad", "OpAtomicStore") for op in ops):
         per_kind["atomic-order"] = others("atomic_order", ("lanes", "reversed", "shuffle"))
@@ -87,3 +98,8 @@ def plan(module: Any, prog: Any, ndrange: NDRange, base: Variant, *, required: b
         out.extend(PlannedVariant(k, v[rank]) for k, v in per_kind.items() if rank < len(v))
         rank += 1
     return out
+
+
+def _uses_undef(module: Any, prog: Any) -> bool:
+    """Whether a module-scope OpUndef is among the kernel's registers' starting values."""
+    return any(uid < len(prog.template) for uid in module.undefs)

@@ -29,6 +29,7 @@ from dataclasses import replace
 from typing import Any
 
 from ...engine.common import limits
+from ...engine.common.signature import kernel_params
 from ...errors import KernelMemoryError, KernelTimeout, LogicError
 from ...runtime.args import KernelArg, LocalArg
 from ...runtime.device import CPU_DEVICE, DeviceModel
@@ -98,13 +99,12 @@ def _sites(kind: str, base: Trace, var: Trace) -> list[Attribution]:
                 for s in executed_sites(var, "collective", FLOAT_GROUP_OPS)]
     if kind == "group-order":
         loads = differing_sites(base, var, "load", ("global", "constant"))
-        return [_attribution(s, "reads what another work-group writes,", "a global load")
-                for s in loads] or [_attribution(s, "through", "an atomic")
-                                    for s in executed_sites(var, "atomic")]
+        return [_attribution(s, "reads", "data another work-group writes") for s in loads] or [
+            _attribution(s, "through", "the atomic") for s in executed_sites(var, "atomic")]
     if kind == "memory-init":
         return [_attribution(s, "reads uninitialised", f"{s.space} memory")
                 for s in differing_sites(base, var, "load", ("local", "private"))]
-    return [_attribution(s, "through", "an atomic") for s in executed_sites(var, "atomic")]
+    return [_attribution(s, "through", "the atomic") for s in executed_sites(var, "atomic")]
 
 
 def _attributions(kind: str, base: Trace, traces: list[Trace]) -> list[Attribution]:
@@ -118,21 +118,24 @@ def check_portability(module: Any, kernel: str, args: Sequence[KernelArg], ndran
                       device: DeviceModel = CPU_DEVICE, options: Any = None,
                       param_names: Sequence[str] | None = None, max_variants: int | None = None,
                       budget: float | None = None, seed: int = 0,
-                      observers: Sequence[Any] = ()) -> tuple[LaunchResult, LaunchReport]:
+                      observers: Sequence[Any] = (),
+                      param_types: Sequence[str] | None = None) -> tuple[LaunchResult, LaunchReport]:
     """Run ``kernel`` once as ``launch`` would, then under each variant; see the module docstring.
 
     Returns the baseline's LaunchResult (its outputs stay in the buffers) and the report.
-    ``observers`` watch the baseline run only."""
+    ``observers`` watch the baseline run only; ``param_types`` (the parameters' OpenCL C
+    types, ``float4*``) give the element types differences are shown in."""
     from ...engine.cpu.program import program_for
 
     t0 = time.perf_counter()
     if kernel not in module.kernel_names:
         raise LogicError(f"no kernel named '{kernel}'", "CL_INVALID_KERNEL_NAME")
     prog = program_for(module, kernel)
+    params = kernel_params(module, kernel)
     labels = [name if name and not name.startswith("argument ") else label for name, label in
-              zip(list(param_names or ()) + [""] * len(prog.params), arg_labels(prog, param_names),
+              zip(list(param_names or ()) + [""] * len(params), arg_labels(params, param_names),
                   strict=False)]
-    outs = outputs(list(args), prog.params, labels)
+    outs = outputs(list(args), params, labels, list(param_types or ()))
     initial = snapshot(outs)
     modes = prog.entry_point.execution_modes
     base = variant_from_settings(options, device.sub_group_mapping)
@@ -146,7 +149,7 @@ def check_portability(module: Any, kernel: str, args: Sequence[KernelArg], ndran
                           + ("" if others == "default" else f", {others}"))
     report.baseline_seconds = time.perf_counter() - t0
     uses_local = bool(prog.local_bytes) or any(isinstance(a, LocalArg) for a in args)
-    planned = plan(module, prog, ndrange, base, required=bool(modes.get("SubgroupSize")),
+    planned = plan(module, kernel, prog, ndrange, base, required=bool(modes.get("SubgroupSize")),
                    uses_local=uses_local)
     if max_variants is not None and len(planned) > max_variants:
         report.not_run = [p.label for p in planned[max_variants:]]
