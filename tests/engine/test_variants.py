@@ -174,6 +174,16 @@ def test_group_order(module, order):
         assert (again == log).all() and (other != log).any()
 
 
+@pytest.mark.parametrize("order", ["forward", "reversed"])
+def test_group_order_in_steps(module, order):
+    """40 work-groups run in 16 steps: step b holds positions b, b+16, b+32 of the order, in
+    lock-step (logged in that order by the atomic's lane order)."""
+    (_, log), _ = run(module, "log_groups", [np.zeros(1, np.int32), np.zeros(40, np.int32)],
+                      40 * 8, 8, variant=Variant(group_order=order))
+    sequence = list(range(40)) if order == "forward" else list(range(39, -1, -1))
+    assert log.tolist() == [sequence[p] for b in range(16) for p in range(b, 40, 16)]
+
+
 @pytest.mark.parametrize("init", ["zeros", "pattern"])
 def test_memory_init(module, init):
     (out,), _ = run(module, "unwritten", [np.zeros(16, np.int32), np.int32(4), Local(64)], 16, 16,

@@ -108,7 +108,9 @@ def test_vadd(program):
     c = np.zeros(256, np.float32)
     r = check(program, "vadd", (256,), (64,), a, b, c)
     assert r.findings == [] and (c == a + b).all()
-    assert kinds_run(r) == {"sub-group-size", "group-order"}
+    assert kinds_run(r) == {"sub-group-size"}  # work-groups share nothing: no order variants
+    assert r.notes == ["work-group orders not run: no two work-groups touched the same global "
+                       "memory with a write"]
 
 
 def test_integer_group_sum(program):
@@ -116,7 +118,7 @@ def test_integer_group_sum(program):
     total = np.zeros(4, np.int32)
     r = check(program, "group_sum", (256,), (64,), x, total)
     assert r.findings == [] and (total == x.reshape(4, 64).sum(axis=1)).all()
-    assert kinds_run(r) == {"sub-group-size", "group-order", "atomic-order"}
+    assert kinds_run(r) == {"sub-group-size", "atomic-order"}
 
 
 def test_histogram(program):
@@ -132,7 +134,7 @@ def test_local_transpose_2d(program):
     out = np.zeros(16 * 32, np.float32)
     r = check(program, "transpose", (32, 16), (8, 4), a, out, cl.LocalMemory(8 * 4 * 4))
     assert r.findings == [] and (out.reshape(32, 16) == a.T).all()
-    assert {"mapping", "memory-init", "group-order"} <= kinds_run(r)
+    assert kinds_run(r) == {"sub-group-size", "mapping", "memory-init"}
 
 
 # -- one kernel per kind of dependence --------------------------------------------------------
@@ -224,22 +226,48 @@ def test_baseline_outputs_stay(program):
 
 
 def test_variant_limit_and_budget(program):
+    x = rng.integers(0, 1000, 512).astype(np.uint32)
     prg = program
     prg.checker.max_variants = 2
     try:
-        r = check(prg, "vadd", (256,), (64,), *[np.zeros(256, np.float32)] * 3)
+        r = check(prg, "histogram", (512,), (64,), x, np.zeros(16, np.int32))
     finally:
         prg.checker.max_variants = None
     assert len(r.ran) == 2 and r.not_run and r.why_not_run == "--variants 2"
     assert {o.kind for o in r.ran} == {"sub-group-size", "group-order"}  # one of each kind first
     prg.checker.budget = 0.0
     try:
-        r = check(prg, "vadd", (256,), (64,), *[np.zeros(256, np.float32)] * 3)
+        r = check(prg, "histogram", (512,), (64,), x, np.zeros(16, np.int32))
     finally:
         prg.checker.budget = None
-    assert r.ran == [] and "budget" in r.why_not_run and len(r.not_run) == 7
+    assert r.ran == [] and r.why_not_run == "budget of 0 s spent"
+    assert len(r.not_run) == 4 + 3 + 2  # sizes, work-group orders, atomic orders
 
 
 def test_kinds_documented():
     text = open("docs/portability.md", encoding="utf-8").read()
     assert all(f"`{k}`" in text for k in KINDS)
+
+
+BLOCK_SRC = r"""
+kernel void own(global uint *out) {
+  size_t base = get_global_id(0) - get_sub_group_local_id();
+  intel_sub_group_block_write(out + base, (uint)get_global_id(0));
+}
+kernel void same(global uint *out) {
+  intel_sub_group_block_write(out, (uint)get_group_id(0));
+}
+"""
+
+
+def test_sharing_through_block_writes():
+    """Work-groups writing their own blocks share nothing (no order variants); writing one
+    block from every work-group is sharing, and the order variants find it."""
+    ctx, _ = _context()
+    prg = cl.Program(ctx, BLOCK_SRC).build("-cl-std=CL2.0", check="portability")
+    prg.checker.echo = False
+    own = check(prg, "own", (64,), (16,), np.zeros(64, np.uint32))
+    assert own.findings == [] and "group-order" not in kinds_run(own) and own.notes
+    same = check(prg, "same", (64,), (16,), np.zeros(64, np.uint32))
+    # the last work-group to run wins; and a block of S elements changes with the size
+    assert [f.kind for f in same.findings] == ["sub-group-size", "group-order"]

@@ -79,7 +79,7 @@ class RacePlugin(Plugin):
         self._sg_bits = S.bit_length() - 1  # sizes are powers of two
         self._wg = np.zeros(st.ngroups, np.int64)
         self._sg = np.zeros(st.L // S, np.int64)
-        groups = np.arange(st.first_group, st.first_group + st.ngroups, dtype=np.int64)
+        groups = st.groups
         self._base = ((groups << LOCAL_BITS)[:, None] | np.arange(P) | VALID).ravel()
         self._key = self._base
         self._shadows = {k: s for k, s in self._shadows.items() if not s.local}

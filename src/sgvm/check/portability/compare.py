@@ -45,7 +45,7 @@ class Difference:
 
 def _declared_dtype(type_name: str) -> np.dtype | None:
     """``float4*`` → float32: the element type a parameter's declaration names, if any."""
-    from ...runtime.quick import scalar_dtype
+    from ...runtime.array_args import scalar_dtype
 
     base = type_name.replace("*", "").replace("const", "").replace("volatile", "").strip()
     base = base.rstrip("0123456789") if base[-1:].isdigit() else base

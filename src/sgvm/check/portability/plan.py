@@ -4,7 +4,8 @@ Each kind of variant (``KINDS``) changes one implementation-defined choice of
 ``runtime.variant.Variant`` away from the baseline (sgvm's defaults). A kind the
 kernel cannot observe is left out: sub-group sizes when the kernel requires one,
 mappings in 1-D work-groups (every mapping agrees there), reduction orders without
-a floating-point group reduction or scan, work-group orders with one work-group,
+a floating-point group reduction or scan, work-group orders with one work-group or
+when no two work-groups shared global memory in the baseline run (``sharing``),
 memory contents without local or private memory or uninitialised values, atomic
 orders without atomics. The rest are interleaved kind by kind, so that
 ``--variants N`` keeps every kind represented.
@@ -70,7 +71,7 @@ def _opnames(module: Any, kernel: str) -> set[str]:
 
 
 def plan(module: Any, kernel: str, prog: Any, ndrange: NDRange, base: Variant, *,
-         required: bool, uses_local: bool) -> list[PlannedVariant]:
+         required: bool, uses_local: bool, groups_share: bool = True) -> list[PlannedVariant]:
     """The variants worth running for this launch (module docstring), each ``base`` with one
     choice changed, interleaved by kind."""
     ops = _opnames(module, kernel)
@@ -86,7 +87,7 @@ def plan(module: Any, kernel: str, prog: Any, ndrange: NDRange, base: Variant, *
         per_kind["mapping"] = others("mapping", ("linear", "rows", "columns"))
     if ops & FLOAT_GROUP_OPS:
         per_kind["reduction-order"] = others("reduction_order", ("lanes", "tree", "reversed"))
-    if ndrange.total_groups > 1:
+    if ndrange.total_groups > 1 and groups_share:
         per_kind["group-order"] = others("group_order", ("forward", "reversed", "shuffle"))
     if uses_local or prog.private_bytes or "OpUndef" in ops or _uses_undef(module, prog):
         per_kind["memory-init"] = others("memory_init", ("zeros", "pattern"))

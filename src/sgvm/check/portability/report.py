@@ -140,6 +140,7 @@ class LaunchReport:
     ran: list[Outcome] = field(default_factory=list)
     not_run: list[str] = field(default_factory=list)
     why_not_run: str = ""
+    notes: list[str] = field(default_factory=list)  # kinds left out, and why
     baseline_seconds: float = 0.0
     seconds: float = 0.0
 
@@ -147,7 +148,7 @@ class LaunchReport:
         return {"kernel": self.kernel, "baseline": self.baseline,
                 "findings": [f.to_dict() for f in self.findings],
                 "variants_run": [o.label for o in self.ran], "variants_not_run": self.not_run,
-                "why_not_run": self.why_not_run or None,
+                "why_not_run": self.why_not_run or None, "notes": self.notes,
                 "baseline_seconds": round(self.baseline_seconds, 4),
                 "seconds": round(self.seconds, 4)}
 
@@ -201,6 +202,7 @@ def render_launch(r: LaunchReport) -> list[str]:
         out.append("  no output depends on the variants run")
     if r.not_run:
         out.append(f"  not run ({r.why_not_run}): {', '.join(r.not_run)}")
+    out.extend(f"  note: {n}" for n in r.notes)
     return out
 
 

@@ -6,11 +6,13 @@ through :class:`PortabilityChecker`, and any other host layer with a module,
 engine kernel arguments and an NDRange):
 
 1. save the contents of every buffer and image argument;
-2. run the baseline (sgvm's choices, or those the options and environment set) with a
-   :class:`~.trace.Trace` observer and keep its outputs;
+2. run the baseline (sgvm's choices, or those the options and environment set), with the
+   :class:`~.sharing.Sharing` observer, and keep its outputs;
 3. for each planned variant (``plan``): restore the saved contents, run, compare every
-   output with the baseline's, keep the trace when something changed;
-4. leave the baseline's outputs in place and return its ``LaunchResult`` with the
+   output with the baseline's;
+4. only when some variant changed an output: run that variant and the baseline again
+   with a :class:`~.trace.Trace` observer each, for the attributions;
+5. leave the baseline's outputs in place and return its ``LaunchResult`` with the
    :class:`~.report.LaunchReport`.
 
 Variants run with a step budget of four times the baseline's steps (plus 10,000), so
@@ -25,19 +27,19 @@ import os
 import sys
 import time
 from collections.abc import Sequence
-from dataclasses import replace
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from ...engine.common import limits
 from ...engine.common.signature import kernel_params
 from ...errors import KernelMemoryError, KernelTimeout, LogicError
-from ...runtime.args import KernelArg, LocalArg
+from ...runtime.args import ImageArg, KernelArg, LocalArg
 from ...runtime.device import CPU_DEVICE, DeviceModel
 from ...runtime.launch import LaunchResult, arg_labels, launch, sub_group_size
 from ...runtime.ndrange import NDRange
 from ...runtime.profiles import ALL_SUB_GROUP_SIZES
 from ...runtime.variant import Variant, variant_from_settings
-from .compare import diff, outputs, restore, snapshot
+from .compare import Output, diff, outputs, restore, snapshot
 from .plan import FLOAT_GROUP_OPS, PlannedVariant, plan
 from .report import (
     HINTS,
@@ -49,6 +51,7 @@ from .report import (
     render_launch,
     severity_of,
 )
+from .sharing import Sharing
 from .trace import Site, Trace, differing_sites, executed_sites
 
 MAX_ATTRIBUTIONS = 3
@@ -68,6 +71,8 @@ _INTEL = {"OpSubgroupShuffleINTEL": "intel_sub_group_shuffle",
 def _function_name(site: Site) -> str:
     """The OpenCL C name of a collective site (``sub_group_reduce_add``), else its opname."""
     op, _, operation = site.what.partition(" ")
+    if op.startswith("intel_"):
+        return op
     if op in _INTEL:
         return _INTEL[op]
     prefix = _SCOPE_PREFIX.get(site.space, "sub_group")
@@ -94,9 +99,10 @@ def _sites(kind: str, base: Trace, var: Trace) -> list[Attribution]:
         out += [_attribution(s, "through", _function_name(s)) for s in
                 executed_sites(var, "collective") if s.space == "Subgroup"]
         return out
-    if kind == "reduction-order":
-        return [_attribution(s, "through", _function_name(s))
-                for s in executed_sites(var, "collective", FLOAT_GROUP_OPS)]
+    if kind == "reduction-order":  # sums first: min and max rarely depend on the order
+        sites = executed_sites(var, "collective", FLOAT_GROUP_OPS)
+        sites.sort(key=lambda s: "Add" not in s.what)
+        return [_attribution(s, "through", _function_name(s)) for s in sites]
     if kind == "group-order":
         loads = differing_sites(base, var, "load", ("global", "constant"))
         return [_attribution(s, "reads", "data another work-group writes") for s in loads] or [
@@ -135,73 +141,110 @@ def check_portability(module: Any, kernel: str, args: Sequence[KernelArg], ndran
     labels = [name if name and not name.startswith("argument ") else label for name, label in
               zip(list(param_names or ()) + [""] * len(params), arg_labels(params, param_names),
                   strict=False)]
-    outs = outputs(list(args), params, labels, list(param_types or ()))
-    initial = snapshot(outs)
+    runs = _Runs(module, kernel, args, ndrange, options, param_names, prog.builtin_vars,
+                 outputs(list(args), params, labels, list(param_types or ())))
     modes = prog.entry_point.execution_modes
     base = variant_from_settings(options, device.sub_group_mapping)
     base = replace(base, sub_group_size=sub_group_size(modes, options, device, base), seed=seed)
-    trace0 = Trace(prog.builtin_vars, ndrange.work_items)
+    sharing = Sharing()
     result = launch(module, kernel, args, ndrange, device=device, options=options,
-                    param_names=param_names, variant=base, observers=[trace0, *observers])
-    final = snapshot(outs)
+                    param_names=param_names, variant=base,
+                    observers=[*([sharing] if ndrange.total_groups > 1 else []), *observers])
+    runs.final = snapshot(runs.outs)
     others = replace(base, sub_group_size=None).describe(Variant(seed=seed))
     report = LaunchReport(kernel, f"sub-group size {base.sub_group_size}"
                           + ("" if others == "default" else f", {others}"))
     report.baseline_seconds = time.perf_counter() - t0
+    share = sharing.shared or _uses_images(args)
     uses_local = bool(prog.local_bytes) or any(isinstance(a, LocalArg) for a in args)
     planned = plan(module, kernel, prog, ndrange, base, required=bool(modes.get("SubgroupSize")),
-                   uses_local=uses_local)
+                   uses_local=uses_local, groups_share=share)
+    if ndrange.total_groups > 1 and not share:
+        report.notes.append("work-group orders not run: no two work-groups touched the same "
+                            "global memory with a write")
     if max_variants is not None and len(planned) > max_variants:
         report.not_run = [p.label for p in planned[max_variants:]]
         report.why_not_run = f"--variants {max_variants}"
         planned = planned[:max_variants]
     wide = replace(device, sub_group_sizes=ALL_SUB_GROUP_SIZES,
                    max_num_sub_groups=device.max_work_group_size // min(ALL_SUB_GROUP_SIZES))
-    steps = min(limits.max_steps(), 4 * result.steps + 10_000)
+    runs.steps = min(limits.max_steps(), 4 * result.steps + 10_000)
     changed: dict[str, list[tuple[Outcome, Trace]]] = {}
     for i, pv in enumerate(planned):
         if budget is not None and time.perf_counter() - t0 > budget:
             report.not_run = [p.label for p in planned[i:]] + report.not_run
             report.why_not_run = f"budget of {budget:g} s spent"
             break
-        outcome, trace = _run_variant(module, kernel, args, ndrange, pv, wide, options, param_names,
-                                      prog, steps, outs, initial, final)
+        outcome = runs.outcome(pv, wide)
         report.ran.append(outcome)
-        if outcome.changed:
-            changed.setdefault(pv.kind, []).append((outcome, trace))
-    restore(outs, final)
-    for kind, items in changed.items():
-        outcomes = [o for o, _ in items]
-        severity, message = severity_of(kind, outcomes)
-        report.findings.append(PortabilityFinding(
-            kernel, kind, severity, message, HINTS[kind], outcomes,
-            _attributions(kind, trace0, [t for _, t in items])))
+        if outcome.changed:  # run it again, traced, for the attribution
+            changed.setdefault(pv.kind, []).append((outcome, runs.traced(pv.variant, wide)[1]))
+    if changed:
+        trace0 = runs.traced(base, device)[1]
+        for kind, items in changed.items():
+            outcomes = [o for o, _ in items]
+            severity, message = severity_of(kind, outcomes)
+            report.findings.append(PortabilityFinding(
+                kernel, kind, severity, message, HINTS[kind], outcomes,
+                _attributions(kind, trace0, [t for _, t in items])))
+    restore(runs.outs, runs.final)
     report.seconds = time.perf_counter() - t0
     return result, report
 
 
-def _run_variant(module: Any, kernel: str, args: Sequence[KernelArg], ndrange: NDRange,
-                 pv: PlannedVariant, device: DeviceModel, options: Any,
-                 param_names: Sequence[str] | None, prog: Any, steps: int, outs: list,
-                 initial: list, final: list) -> tuple[Outcome, Trace]:
-    restore(outs, initial)
-    trace = Trace(prog.builtin_vars, ndrange.work_items)
-    t = time.perf_counter()
-    failure = ""
-    try:
-        launch(module, kernel, args, ndrange, device=device, options=options,
-               param_names=param_names, variant=pv.variant, observers=[trace], max_steps=steps)
-    except KernelTimeout:
-        failure = (f"ran past {steps} block executions (four times the baseline's): a work-group "
-                   "waits for one that has not run")
-    except KernelMemoryError as exc:
-        failure = f"memory error: {exc}"
-    seconds = time.perf_counter() - t
-    if failure:
-        return Outcome(pv.label, pv.kind, [], failure, seconds), trace
-    now = snapshot(outs)
-    diffs = [d for o, a, b in zip(outs, final, now, strict=True) if (d := diff(o, a, b))]
-    return Outcome(pv.label, pv.kind, diffs, "", seconds), trace
+def _uses_images(args: Sequence[KernelArg]) -> bool:
+    """Image arguments: their accesses are not tracked byte by byte (``sharing``)."""
+    return any(isinstance(a, ImageArg) for a in args)
+
+
+@dataclass
+class _Runs:
+    """One launch's fixed parts, and its runs under a variant from the saved inputs."""
+
+    module: Any
+    kernel: str
+    args: Sequence[KernelArg]
+    ndrange: NDRange
+    options: Any
+    param_names: Sequence[str] | None
+    builtin_vars: dict[int, str]
+    outs: list[Output]
+    initial: list = field(default_factory=list)
+    final: list = field(default_factory=list)
+    steps: int | None = None
+
+    def __post_init__(self) -> None:
+        self.initial = snapshot(self.outs)
+
+    def run(self, variant: Variant, device: DeviceModel, observers: list) -> str:
+        """Run from the saved inputs; the failure that stopped it ("" when none)."""
+        restore(self.outs, self.initial)
+        try:
+            launch(self.module, self.kernel, self.args, self.ndrange, device=device,
+                   options=self.options, param_names=self.param_names, variant=variant,
+                   observers=observers, max_steps=self.steps)
+        except KernelTimeout:
+            return (f"ran past {self.steps} block executions (four times the baseline's): a "
+                    "work-group waits for one that has not run")
+        except KernelMemoryError as exc:
+            return f"memory error: {exc}"
+        return ""
+
+    def traced(self, variant: Variant, device: DeviceModel) -> tuple[str, Trace]:
+        trace = Trace(self.builtin_vars, self.ndrange.work_items)
+        return self.run(variant, device, [trace]), trace
+
+    def outcome(self, pv: PlannedVariant, device: DeviceModel) -> Outcome:
+        """Run ``pv`` (no observers) and compare its outputs with the baseline's."""
+        t = time.perf_counter()
+        failure = self.run(pv.variant, device, [])
+        seconds = time.perf_counter() - t
+        if failure:
+            return Outcome(pv.label, pv.kind, [], failure, seconds)
+        now = snapshot(self.outs)
+        diffs = [d for o, a, b in zip(self.outs, self.final, now, strict=True)
+                 if (d := diff(o, a, b))]
+        return Outcome(pv.label, pv.kind, diffs, "", seconds)
 
 
 class PortabilityChecker:

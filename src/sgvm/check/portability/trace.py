@@ -109,11 +109,13 @@ class Trace:
         if event.kind == "atomic":
             self._site(event.inst, "atomic", "atomic", event.space)
             return
-        if event.kind not in ("load", "block_read"):
+        if event.kind in ("block_read", "block_write"):  # a sub-group operation
+            self._site(event.inst, f"intel_sub_group_{event.kind}", "collective", "Subgroup")
             return
-        key = self._site(event.inst, f"{event.space} {event.kind.replace('_', ' ')}", "load",
-                         event.space)
-        if event.kind != "load" or not self.values:
+        if event.kind != "load":
+            return
+        key = self._site(event.inst, f"{event.space} load", "load", event.space)
+        if not self.values:
             return
         lanes = np.asarray(event.lanes, np.int64)
         if not len(lanes):

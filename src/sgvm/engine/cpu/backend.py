@@ -123,19 +123,13 @@ class NumpyBackend(Backend):
         P = geom.lanes_per_group
         per_batch = groups_per_batch(kernel, prog.private_bytes, P, max(1, target // P))
         total = ndrange.total_groups
-        # Work-groups in another order run one at a time, so that order is the execution order.
-        sequence = variant.permutation(total, variant.group_order)
-        if sequence is not None:
-            per_batch = 1
         progress = _Progress(total, kernel)
         printf: list[tuple[int, str]] = []
+        completed = 0
         with np.errstate(all="ignore"):
-            for done, first in enumerate(range(0, total, per_batch)):
-                n = min(per_batch, total - first)
-                if sequence is not None:
-                    first = int(sequence[done])
+            for first, n, groups in _batches(variant, total, per_batch):
                 st = Batch(geom, first, n, kernel=kernel, max_steps=max_steps,
-                           observers=request.observers)
+                           observers=request.observers, groups=groups)
                 st.names = names
                 _prepare(st, prog, values, local_args)
                 try:
@@ -145,7 +139,8 @@ class NumpyBackend(Backend):
                 result.steps += st.steps
                 result.batches += 1
                 printf.extend(st.printf)
-                progress.update(min(total, (done + 1) * per_batch))
+                completed += n
+                progress.update(completed)
         progress.close()
         printf.sort(key=lambda x: x[0])
         result.printf = "".join(s for _, s in printf)
@@ -154,6 +149,26 @@ class NumpyBackend(Backend):
 
 
 BACKEND = NumpyBackend()
+
+# Work-group order variants (runtime.variant) run in this many steps: step ``b`` holds
+# the work-groups at positions b, b + STEPS, b + 2·STEPS ... of the order, in lock-step.
+GROUP_ORDER_STEPS = 16
+
+
+def _batches(variant: Any, total: int, per_batch: int):
+    """``(first, count, groups)`` per batch: contiguous runs of ``per_batch`` work-groups
+    (``groups`` None), or under a work-group order variant the order's positions in
+    ``GROUP_ORDER_STEPS`` strided steps, so that neighbours in the order never share one."""
+    sequence = variant.permutation(total, variant.group_order)
+    if sequence is None:
+        for first in range(0, total, per_batch):
+            yield first, min(per_batch, total - first), None
+        return
+    for step in range(min(total, GROUP_ORDER_STEPS)):
+        members = sequence[step::GROUP_ORDER_STEPS]
+        for k in range(0, len(members), per_batch):
+            chunk = members[k:k + per_batch]
+            yield int(chunk[0]), len(chunk), chunk
 
 
 def _prepare(st: Any, prog: Any, values: list, local_args: list) -> None:

@@ -77,11 +77,17 @@ class Batch:
     """Execution state of one batch: lanes, masks, arenas, built-ins, budget."""
 
     def __init__(self, geom: Geometry, first_group: int, ngroups: int, *, kernel: str,
-                 max_steps: int, observers: Any):
+                 max_steps: int, observers: Any, groups: np.ndarray | None = None):
+        """Work-groups ``first_group ..`` (``ngroups`` of them), or the linear work-group
+        indices ``groups`` in any order (the work-group order variants)."""
         self.geom = geom
         self.kernel = kernel
-        self.first_group = first_group
-        self.ngroups = ngroups
+        if groups is None:
+            groups = np.arange(first_group, first_group + ngroups, dtype=np.int64)
+        self.groups = np.asarray(groups, np.int64)  # linear index of each work-group of the batch
+        self.first_group = int(self.groups[0])
+        self.ngroups = ngroups = len(self.groups)
+        contiguous = bool((np.diff(self.groups) == 1).all())
         self.L = ngroups * geom.lanes_per_group
         self.steps = 0
         self.max_steps = max_steps
@@ -104,7 +110,7 @@ class Batch:
         self._cache: dict[str, Any] = {}
         nd = geom.ndrange
         ng = nd.num_groups
-        g = np.arange(first_group, first_group + ngroups, dtype=np.int64)
+        g = self.groups
         self.group_id = np.stack([g % ng[0], (g // ng[0]) % ng[1], g // (ng[0] * ng[1])], axis=1)
         ls = np.array(nd.local_size, dtype=np.int64)
         gs = np.array(nd.global_size, dtype=np.int64)
@@ -117,7 +123,8 @@ class Batch:
         else:
             self.live = self._lane_linear() < np.repeat(vol, P)
         # 1-D launch of full groups without padding: global id x is base + lane.
-        self.linear_1d = (self.live is None and nd.global_size[1] == nd.global_size[2] == 1)
+        self.linear_1d = (self.live is None and nd.global_size[1] == nd.global_size[2] == 1
+                          and contiguous)
 
     # -- budget -------------------------------------------------------------
     def tick(self) -> None:

@@ -1,0 +1,140 @@
+"""``sgvm check --portability``, ``--json`` and ``--sarif`` (both reports), ``sgvm run --as``.
+
+The SARIF logs are checked against the SARIF 2.1.0 schema's requirements for every
+property sgvm writes (OASIS SARIF 2.1.0: sarifLog, run, tool, toolComponent,
+reportingDescriptor, result, message, location, physicalLocation, artifactLocation,
+region): no PyPI package ships the schema file, so its rules are written out here."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from sgvm.cli import main
+
+GEMV = """kernel void gemv8(global const float *a, global const float *x, global float *y) {
+  int lane = get_sub_group_local_id();
+  float v = a[get_global_id(0)] * x[lane % 8];
+  float s = 0;
+  for (int k = 0; k < 8; k++)
+    s += intel_sub_group_shuffle(v, k);
+  y[get_global_id(0)] = s;
+}
+"""
+SHUFFLE = """kernel void k(global int *out, global const int *in) {
+  int i = get_global_id(0);
+  out[i] = intel_sub_group_shuffle(in[i], get_sub_group_local_id() + 4);
+}
+"""
+LEVELS = {"none", "note", "warning", "error"}
+
+
+def validate_sarif(log: dict) -> None:
+    """The SARIF 2.1.0 schema's constraints on what sgvm writes."""
+    assert set(log) <= {"$schema", "version", "runs"} and log["version"] == "2.1.0"
+    assert isinstance(log["runs"], list) and len(log["runs"]) == 1
+    run = log["runs"][0]
+    assert set(run) <= {"tool", "results"}
+    driver = run["tool"]["driver"]
+    assert isinstance(driver["name"], str) and driver["name"]
+    rules = driver.get("rules", [])
+    ids = [r["id"] for r in rules]
+    assert len(ids) == len(set(ids)) and all(isinstance(i, str) and i for i in ids)
+    for r in rules:
+        for key in ("shortDescription", "fullDescription", "help"):
+            if key in r:
+                assert isinstance(r[key]["text"], str)
+    for res in run["results"]:
+        assert isinstance(res["message"]["text"], str) and res["message"]["text"]
+        assert res["level"] in LEVELS
+        assert rules[res["ruleIndex"]]["id"] == res["ruleId"]
+        for loc in res["locations"] + res.get("relatedLocations", []):
+            phys = loc["physicalLocation"]
+            assert isinstance(phys["artifactLocation"]["uri"], str)
+            region = phys.get("region")
+            if region is not None:
+                assert isinstance(region["startLine"], int) and region["startLine"] >= 1
+                assert region.get("startColumn", 1) >= 1
+        related = [loc["id"] for loc in res.get("relatedLocations", [])]
+        assert len(related) == len(set(related)) and all(i >= 0 for i in related)
+        if "properties" in res:
+            assert isinstance(res["properties"], dict)
+
+
+@pytest.fixture(scope="module")
+def files(tmp_path_factory):
+    d = tmp_path_factory.mktemp("port")
+    (d / "gemv.cl").write_text(GEMV)
+    (d / "shuffle.cl").write_text(SHUFFLE)
+    np.save(d / "a.npy", np.arange(64, dtype=np.float32))
+    np.save(d / "x.npy", np.arange(1, 9, dtype=np.float32))
+    return d
+
+
+def _gemv(d: Path, *extra: str) -> list[str]:
+    return [str(d / "gemv.cl"), "-g", "64", "-l", "32", "--arg", f"a={d / 'a.npy'}",
+            "--arg", f"x={d / 'x.npy'}", "--arg", "y=zeros:64:float32", *extra]
+
+
+def test_portability_text_json_sarif(files, capsys):
+    sarif = files / "gemv.sarif"
+    assert main(["check", "--portability", *_gemv(files, "--sarif", str(sarif))]) == 1
+    text = capsys.readouterr().out
+    assert "error: [sub-group-size]" in text
+    assert f"depends on get_sub_group_local_id() at {files / 'gemv.cl'}:2" in text
+    assert "sub-group-size 8: 'y': 32 of 64 elements differ" in text
+    log = json.loads(sarif.read_text())
+    validate_sarif(log)
+    (res,) = log["runs"][0]["results"]
+    assert res["ruleId"] == "portability/sub-group-size" and res["level"] == "error"
+    region = res["locations"][0]["physicalLocation"]["region"]
+    assert region["startLine"] == 2
+    assert res["relatedLocations"][0]["physicalLocation"]["region"]["startLine"] == 6
+    assert main(["check", "--portability", "--json", *_gemv(files)]) == 1
+    doc = json.loads(capsys.readouterr().out)
+    assert doc["errors"] == 1 and doc["launches"][0]["findings"][0]["kind"] == "sub-group-size"
+
+
+def test_portability_variant_limit(files, capsys):
+    assert main(["check", "--portability", "--variants", "0", *_gemv(files)]) == 0
+    out = capsys.readouterr().out
+    assert "not run (--variants 0): sub-group-size 4, sub-group-size 8" in out
+
+
+def test_variants_without_portability_is_a_usage_error(files, capsys):
+    assert main(["check", "--variants", "3", *_gemv(files)]) != 0
+    assert "--variants and --budget go with --portability" in capsys.readouterr().err
+
+
+def test_checker_sarif(files, capsys):
+    sarif = files / "shuffle.sarif"
+    assert main(["check", str(files / "shuffle.cl"), "-g", "32", "-l", "32",
+                 "--arg", "out=zeros:32:int32", "--arg", "in=zeros:32:int32",
+                 "--sarif", str(sarif)]) == 1
+    capsys.readouterr()
+    log = json.loads(sarif.read_text())
+    validate_sarif(log)
+    (res,) = log["runs"][0]["results"]
+    assert res["ruleId"] == "shuffle-out-of-range" and res["level"] == "error"
+    loc = res["locations"][0]["physicalLocation"]
+    assert loc["artifactLocation"]["uri"] == str(files / "shuffle.cl")
+    assert loc["region"]["startLine"] == 3
+
+
+def test_run_as_intel_cpu(files, capsys, tmp_path):
+    src = tmp_path / "ids.cl"
+    src.write_text("kernel void k(global int *o) {\n  o[get_global_id(1) * 5 + get_global_id(0)]"
+                   " = get_sub_group_id();\n}\n")
+    args = ["run", str(src), "-g", "5,7", "-l", "5,7", "--arg", "o=zeros:35:int32", "--print", "o"]
+    assert main([*args, "--as", "intel-cpu"]) == 0
+    rows = [int(v) for v in re.findall(r"-?\d+", capsys.readouterr().out.split("=", 1)[1])]
+    assert main(args) == 0
+    linear = [int(v) for v in re.findall(r"-?\d+", capsys.readouterr().out.split("=", 1)[1])]
+    assert rows == [y for y in range(7) for _ in range(5)]  # each row its own sub-group
+    assert linear == [i // 16 for i in range(35)]
+    assert os.environ.get("SGVM_PROFILE_DEVICE") is None  # --as does not outlive the command
