@@ -26,6 +26,7 @@ bench: $(STAMP)
 	$(BIN)/python benchmarks/engine_bench.py
 	$(BIN)/python benchmarks/subgroup_bench.py
 	$(BIN)/python benchmarks/check_bench.py
+	$(BIN)/python benchmarks/portability_bench.py
 	$(BIN)/python benchmarks/profile_overhead.py
 
 clean:
