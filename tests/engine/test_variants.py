@@ -34,6 +34,11 @@ kernel void fsum(global const float *x, global float *r, global float *inc, glob
   inc[i] = sub_group_scan_inclusive_add(x[i]);
   exc[i] = work_group_scan_exclusive_add(x[i]);
 }
+kernel void khr_sum(global const float *x, global float *r, global float *c) {
+  size_t i = get_global_id(0);
+  r[i] = sub_group_non_uniform_reduce_add(x[i]);
+  c[i] = sub_group_clustered_reduce_add(x[i], 8);
+}
 kernel void log_groups(global int *ctr, global int *log) {
   if (get_local_id(0) == 0) log[atomic_inc(ctr)] = get_group_id(0);
 }
@@ -145,6 +150,17 @@ def test_reduction_orders(module, order):
     if order != "tree":
         assert exc[0] == 0 and [exc[k] for k in range(1, 32)] == [_fold(x[:k], order)
                                                                   for k in range(1, 32)]
+
+
+@pytest.mark.parametrize("order", ["lanes", "tree", "reversed"])
+def test_khr_reductions_follow_the_order(module, order):
+    """cl_khr_subgroup_non_uniform_arithmetic and clustered reductions take the same order."""
+    rng = np.random.default_rng(1)
+    x = (rng.standard_normal(32) * 10.0 ** rng.integers(-3, 4, 32)).astype(np.float32)
+    (_, r, c), _ = run(module, "khr_sum", [x, np.zeros(16, np.float32), np.zeros(16, np.float32)],
+                       16, 16, variant=Variant(reduction_order=order))
+    assert (r == _fold(x[:16], order)).all()
+    assert (c[:8] == _fold(x[:8], order)).all() and (c[8:] == _fold(x[8:16], order)).all()
 
 
 def test_orders_differ_on_this_data(module):

@@ -78,7 +78,8 @@ def _function_name(site: Site) -> str:
     prefix = _SCOPE_PREFIX.get(site.space, "sub_group")
     if op.startswith("OpGroup") and operation in _OPERATION:
         arith = op.removeprefix("OpGroupNonUniform").removeprefix("OpGroup")[1:].lower()
-        return f"{prefix}_{_OPERATION[operation]}_{arith}"
+        kind = "non_uniform_" if op.startswith("OpGroupNonUniform") else ""
+        return f"{prefix}_{kind}{_OPERATION[operation]}_{arith}"
     simple = {"OpGroupAll": "all", "OpGroupAny": "any", "OpGroupBroadcast": "broadcast"}
     return f"{prefix}_{simple[op]}" if op in simple else op
 
