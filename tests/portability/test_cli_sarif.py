@@ -138,3 +138,26 @@ def test_run_as_intel_cpu(files, capsys, tmp_path):
     assert rows == [y for y in range(7) for _ in range(5)]  # each row its own sub-group
     assert linear == [i // 16 for i in range(35)]
     assert os.environ.get("SGVM_PROFILE_DEVICE") is None  # --as does not outlive the command
+
+
+def test_exec_report_file(monkeypatch, tmp_path):
+    """Under ``sgvm exec`` (SGVM_CHECK_REPORT) the whole program's portability findings go to
+    the report file beside the checker's."""
+    import sgvm
+    import sgvm.cl as cl
+    from sgvm.icd import exit_report
+    from sgvm.runtime.quick import _context
+
+    monkeypatch.setattr(exit_report, "_checkers", [])
+    path = tmp_path / "report.json"
+    monkeypatch.setenv("SGVM_CHECK_REPORT", str(path))
+    ctx, _ = _context()
+    prg = cl.Program(ctx, GEMV).build(check="portability")
+    exit_report.adopt(prg)
+    assert prg.checker.echo is False
+    a, x = np.arange(64, dtype=np.float32), np.arange(1, 9, dtype=np.float32)
+    result = sgvm.run(prg, "gemv8", (64,), (32,), a, x, np.zeros(64, np.float32))
+    exit_report.after_launch(cl.Kernel(prg, "gemv8"), result)
+    doc = json.loads(path.read_text())
+    assert doc["errors"] is True and doc["findings"] == 1
+    assert "error: [sub-group-size]" in doc["text"] and "1 portability finding" in doc["text"]

@@ -1,7 +1,8 @@
 """The checker report and the message profile of a whole host program.
 
-``SGVM_CHECK=1`` builds every program under the checker (sgvm.cl's rule: each
-launch's findings go to stderr). ``SGVM_PROFILE=1`` gives every launch a message
+``SGVM_CHECK=1`` builds every program under the checker, ``SGVM_CHECK=portability``
+under the portability check (sgvm.cl's rule: each launch's findings go to stderr;
+docs/portability.md). ``SGVM_PROFILE=1`` gives every launch a message
 profile; the profiles add up per kernel line and print on stderr at exit.
 ``sgvm exec`` also sets ``SGVM_CHECK_REPORT`` / ``SGVM_PROFILE_REPORT``: files
 rewritten after each launch with the whole report, which it prints once the
@@ -17,6 +18,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from ..check import portability
 from ..check.finding import Report
 from ..check.render import render_text
 from ..visa.profile import MessageProfile
@@ -27,11 +29,18 @@ _profiled = False
 _printed = False
 
 
-def _report() -> Report:
-    merged = Report()
+def _summary() -> dict[str, Any]:
+    """The whole program's findings: the checker's, then the portability check's."""
+    merged, port = Report(), portability.PortabilityReport()
     for checker in _checkers:
-        merged.merge(checker.report)
-    return merged
+        if isinstance(checker.report, portability.PortabilityReport):
+            port.launches.extend(checker.report.launches)
+        else:
+            merged.merge(checker.report)
+    texts = ([render_text(merged, colour=False)] if len(merged) or not port.launches else []) \
+        + ([portability.render_text(port)] if port.launches else [])
+    return {"text": "".join(texts), "errors": merged.has_errors or port.has_errors,
+            "findings": len(merged) + len(port.findings)}
 
 
 def _write(path: str, payload: dict[str, Any]) -> None:
@@ -55,9 +64,7 @@ def after_launch(kernel: Any, result: Any) -> None:
         if checker not in _checkers:
             _checkers.append(checker)
         if check_file:
-            report = _report()
-            _write(check_file, {"text": render_text(report, colour=False), "errors": report.has_errors,
-                                "findings": len(report)})
+            _write(check_file, _summary())
     if result is not None and getattr(result, "profile", None) is not None and _profile_wanted():
         _profile.merge(result.profile)
         _profiled = True
