@@ -8,7 +8,7 @@ import time
 import traceback
 from pathlib import Path
 
-EXAMPLES = ("gemm_subgroup", "softmax", "prefix_sum", "image_transpose", "uchar_histogram")
+EXAMPLES = ("gemm_subgroup", "softmax", "prefix_sum", "image_transpose", "uchar_histogram", "matvec_f16")
 
 
 def main() -> int:
