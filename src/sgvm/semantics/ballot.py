@@ -28,17 +28,32 @@ def _lane_bits(S: int) -> np.ndarray:
     return bits
 
 
-def _bits(value: np.ndarray) -> np.ndarray:
-    """(..., 4) uint32 bitfields → (..., 128) bool, bit ``i`` at index ``i``."""
-    v = np.asarray(value, dtype=np.uint32)
-    shifts = np.arange(32, dtype=np.uint32)
-    return ((v[..., :, None] >> shifts) & 1).astype(bool).reshape(v.shape[:-1] + (BALLOT_BITS,))
+def _popcount(v: np.ndarray) -> np.ndarray:
+    """Set bits of each uint32 (NumPy 2's bitwise_count, else SWAR)."""
+    v = np.asarray(v, dtype=np.uint32)
+    if hasattr(np, "bitwise_count"):
+        return np.bitwise_count(v).astype(np.uint32)
+    v = v - ((v >> np.uint32(1)) & np.uint32(0x55555555))
+    v = (v & np.uint32(0x33333333)) + ((v >> np.uint32(2)) & np.uint32(0x33333333))
+    v = (v + (v >> np.uint32(4))) & np.uint32(0x0F0F0F0F)
+    return (v * np.uint32(0x01010101)) >> np.uint32(24)
+
+
+def _count(value: np.ndarray, mask: np.ndarray) -> np.ndarray:
+    """uint32: set bits of ``value & mask`` over the four components."""
+    c = _popcount(np.asarray(value, dtype=np.uint32) & np.asarray(mask, dtype=np.uint32))
+    return c[..., 0] + c[..., 1] + c[..., 2] + c[..., 3]  # faster than a sum over 4
+
+
+def _below(n: int) -> np.ndarray:
+    """(4,) uint32: the bits of ids below ``n``."""
+    return _pack(np.arange(BALLOT_BITS) < n)
 
 
 def _pack(bits: np.ndarray) -> np.ndarray:
-    """(..., 128) bool → (..., 4) uint32 (the inverse of ``_bits``)."""
-    b = bits.reshape(bits.shape[:-1] + (4, 32)).astype(np.uint32)
-    return (b << np.arange(32, dtype=np.uint32)).sum(axis=-1, dtype=np.uint32)
+    """(..., 128) bool → (..., 4) uint32, bit ``i`` of the field from index ``i``."""
+    b = np.packbits(np.asarray(bits, dtype=bool), axis=-1, bitorder="little")  # (..., 16) bytes
+    return np.ascontiguousarray(b).view("<u4").astype(np.uint32, copy=False)
 
 
 def elect(active: np.ndarray) -> np.ndarray:
@@ -141,7 +156,7 @@ def ballot_bit_count(value: np.ndarray, max_size: int) -> np.ndarray:
     values corresponding to sub-group local IDs less than the maximum sub-group
     size within the dispatch (as returned by `get_max_sub_group_size`)."
     """
-    return _bits(value)[..., :max_size].sum(axis=-1, dtype=np.uint32)
+    return _count(value, _below(max_size))
 
 
 def ballot_inclusive_scan(value: np.ndarray) -> np.ndarray:
@@ -153,8 +168,7 @@ def ballot_inclusive_scan(value: np.ndarray) -> np.ndarray:
     sub-group local ID."
     """
     S = np.shape(value)[1]
-    upto = np.tril(np.ones((S, BALLOT_BITS), dtype=bool), 0)  # bits <= lane
-    return (_bits(value) & upto).sum(axis=-1, dtype=np.uint32)
+    return _count(value, sub_group_mask("le", np.arange(S), S))
 
 
 def ballot_exclusive_scan(value: np.ndarray) -> np.ndarray:
@@ -165,8 +179,7 @@ def ballot_exclusive_scan(value: np.ndarray) -> np.ndarray:
     sub-group local ID."
     """
     S = np.shape(value)[1]
-    below = np.tril(np.ones((S, BALLOT_BITS), dtype=bool), -1)
-    return (_bits(value) & below).sum(axis=-1, dtype=np.uint32)
+    return _count(value, sub_group_mask("lt", np.arange(S), S))
 
 
 def ballot_find_lsb(value: np.ndarray, max_size: int) -> np.ndarray:
@@ -177,8 +190,11 @@ def ballot_find_lsb(value: np.ndarray, max_size: int) -> np.ndarray:
     predicate values corresponding to sub-group local IDs less than the maximum
     sub-group size within the dispatch". None set is ``find_undefined``.
     """
-    bits = _bits(value)[..., :max_size]
-    return np.argmax(bits, axis=-1).astype(np.uint32)
+    v = np.asarray(value, dtype=np.uint32) & _below(max_size)
+    low = (v & (~v + np.uint32(1))).astype(np.float64)  # each component's lowest set bit
+    at = np.frexp(low)[1] - 1 + 32 * np.arange(4)       # its id (frexp: 2**k -> exponent k+1)
+    return np.where(v != 0, at, BALLOT_BITS).min(axis=-1).clip(max=BALLOT_BITS - 1) \
+        .astype(np.uint32) * (v != 0).any(axis=-1)
 
 
 def ballot_find_msb(value: np.ndarray, max_size: int) -> np.ndarray:
@@ -188,9 +204,9 @@ def ballot_find_msb(value: np.ndarray, max_size: int) -> np.ndarray:
     set in the bitfield _value_, only considering the bits [...] less than the
     maximum sub-group size within the dispatch".
     """
-    bits = _bits(value)[..., :max_size]
-    return np.where(bits.any(axis=-1), max_size - 1 - np.argmax(bits[..., ::-1], axis=-1),
-                    0).astype(np.uint32)
+    v = np.asarray(value, dtype=np.uint32) & _below(max_size)
+    at = np.frexp(v.astype(np.float64))[1] - 1 + 32 * np.arange(4)  # each component's highest
+    return np.where(v != 0, at, -1).max(axis=-1).clip(min=0).astype(np.uint32)
 
 
 def find_undefined(value: np.ndarray, max_size: int) -> np.ndarray:
@@ -199,7 +215,7 @@ def find_undefined(value: np.ndarray, max_size: int) -> np.ndarray:
     "If no bits representing predicate values from all work items in the sub-group
     are set in the bitfield _value_ then the return value is undefined."
     """
-    return ~_bits(value)[..., :max_size].any(axis=-1)
+    return ~(np.asarray(value, dtype=np.uint32) & _below(max_size)).any(axis=-1)
 
 
 def sub_group_mask(kind: str, lane: np.ndarray, max_size: int) -> np.ndarray:
