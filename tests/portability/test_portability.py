@@ -271,3 +271,46 @@ def test_sharing_through_block_writes():
     same = check(prg, "same", (64,), (16,), np.zeros(64, np.uint32))
     # the last work-group to run wins; and a block of S elements changes with the size
     assert [f.kind for f in same.findings] == ["sub-group-size", "group-order"]
+
+
+FAIL_SRC = r"""
+kernel void spin(volatile global int *flag, global int *data, global int *out) {
+  if (get_group_id(0) == 1 && get_local_id(0) == 0) { data[0] = 7; flag[0] = 1; }
+  if (get_group_id(0) == 0 && get_local_id(0) == 0) {
+    while (flag[0] == 0) ;
+    out[0] = data[0];
+  }
+}
+kernel void lane_table(global const float *table, global float *out) {
+  out[get_global_id(0)] = table[get_sub_group_local_id()];
+}
+"""
+
+
+@pytest.fixture(scope="module")
+def failing():
+    ctx, _ = _context()
+    prg = cl.Program(ctx, FAIL_SRC).build("-cl-std=CL2.0", check="portability")
+    prg.checker.echo = False
+    return prg
+
+
+def test_waiting_without_end_hits_the_step_budget(failing):
+    """Work-group 0 spins until work-group 1 sets a flag: run first and alone, it never ends;
+    the variant stops at four times the baseline's steps and is reported."""
+    flag, data, out = np.zeros(1, np.int32), np.zeros(1, np.int32), np.zeros(1, np.int32)
+    r = check(failing, "spin", (32,), (16,), flag, data, out)
+    f = only(r, "group-order")
+    assert f.severity == "error" and out[0] == 7  # the baseline's result stays
+    forward = next(o for o in f.outcomes if o.label == "group-order forward")
+    assert "ran past" in forward.failure and "waits for one that has not run" in forward.failure
+
+
+def test_read_past_the_end_at_another_size(failing):
+    """A 16-entry table indexed by the sub-group lane: at 32 and 64 lanes the read leaves it."""
+    table, out = np.arange(16, dtype=np.float32), np.zeros(64, np.float32)
+    r = check(failing, "lane_table", (64,), (64,), table, out)
+    f = only(r, "sub-group-size")
+    failed = {o.label for o in f.outcomes if o.failure.startswith("memory error")}
+    assert failed == {"sub-group-size 32", "sub-group-size 64"}
+    assert f.severity == "error" and (out == np.tile(np.arange(16), 4)).all()
