@@ -10,8 +10,8 @@ A :class:`Variant` fixes each choice the portability check varies (docs/portabil
 * ``reduction_order``: the order of floating-point sub-group and work-group reductions
   and scans (``lanes``, ``tree``, ``reversed``; ``sgvm.semantics.float_order``).
 * ``group_order``: the order work-groups run in (``lockstep``: batches of many groups in
-  lock-step, the default; ``forward``, ``reversed`` and ``shuffle``: one group after
-  another in that order).
+  lock-step, the default; ``forward``, ``reversed`` and ``shuffle``: that order, in the
+  CPU engine's strided steps, ``engine.cpu.backend.GROUP_ORDER_STEPS``).
 * ``memory_init``: the starting contents of local and private memory (``zeros``,
   ``pattern``: every byte ``PATTERN_BYTE``).
 * ``atomic_order``: the order in which the atomics of the work-items executing one atomic
