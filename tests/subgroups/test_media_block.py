@@ -146,3 +146,37 @@ def test_media_block_write(suf: str, S: int) -> None:
                     if 0 <= bx < IMAGE_BYTES and 0 <= by < IMAGE_ROWS:  # "Out-of-bound writes are dropped."
                         want[by, bx // e] = data[lane, i]
             np.testing.assert_array_equal(got, want, err_msg=f"{suf}{n} S={S} at ({x}, {y})")
+
+
+@pytest.mark.parametrize("S", SIZES)
+def test_media_block_partial_sub_group(S: int) -> None:
+    """A partial sub-group (S - 3 work-items): the live lanes read what a full one reads; the
+    missing lanes' elements are not written (they hold no data)."""
+    opts = f"-cl-std=CL2.0 -sgvm-sub-group-size={S}"
+    module = build(SOURCE, opts)
+    n, live = 2, S - 3
+    raw = np.random.default_rng(S).integers(0, 256, (IMAGE_ROWS, IMAGE_BYTES), dtype=np.uint8)
+    img = _image(4, raw)
+    regions = _regions("ui")
+    out = np.zeros(len(regions) * S * n, dtype=np.uint32)
+    (o,), _ = run(module, f"mr_ui{n}", [img, out, np.int32(8), np.int32(3)], (live,), (live,),
+                  options=parse_options(opts))
+    o = o.reshape(len(regions), S, n)
+    for c, (w, h) in enumerate(regions):
+        want, defined = _read_ref(raw, 4, 4, n, S, w, h, 8, 3)
+        keep = defined[:live]
+        np.testing.assert_array_equal(o[c][:live][keep], want[:live][keep])
+        assert not o[c][live:].any()
+    w, h = regions[-1]
+    data = np.arange(1, S * n + 1, dtype=np.uint32).reshape(S, n)
+    img = _image(4, np.zeros((IMAGE_ROWS, IMAGE_BYTES), np.uint8))
+    run(module, f"mw_ui{n}", [img, data.copy(), np.int32(0), np.int32(0)], (live,), (live,),
+        options=parse_options(opts))
+    got = img.read_host((0, 0), (IMAGE_BYTES // 4, IMAGE_ROWS)).reshape(IMAGE_ROWS, -1).view(np.uint32)
+    want = np.zeros_like(got)
+    for lane in range(live):
+        for i in range(n):
+            k = i * S + lane
+            if k < w * h and (k % w) * 4 < IMAGE_BYTES:
+                want[k // w, k % w] = data[lane, i]
+    np.testing.assert_array_equal(got, want)
