@@ -247,3 +247,21 @@ def test_addresses_inside_initialisers_become_pointer_members() -> None:
     src, _ = Renderer(build("oob"), 16).render()
     assert "char *p0; char *p8;" in src
     assert "((char*)&g" in src and " + 4LL)" in src and " + 12LL)" in src
+
+
+def test_fault_below_a_buffer_names_that_buffer_with_a_negative_offset() -> None:
+    """``b[i - 1]`` at ``i = 0`` faults 4 bytes below b: the record is named after b at
+    offset -4 (the CPU engine's message), not after the buffer that ends before it."""
+    from sgvm.engine.cuda import bounds
+
+    regions = [bounds.Region(0x10000, 64, False, "argument #0"),
+               bounds.Region(0x10200, 64, False, "argument #1"),
+               bounds.Region(0x10400, 64, False, "argument #2")]
+    load_oob = 4 | (0 << 32) | (3 << 40)
+    nd = NDRange((16,), (16,))
+    for addr, want in [(0x10200 - 4, "byte offset -4 of argument #1 (64 bytes)"),
+                       (0x10000 + 64, "byte offset 64 of argument #0 (64 bytes)"),
+                       (0x10400 + 80, "byte offset 80 of argument #2 (64 bytes)")]:
+        rec = np.array([~np.uint64(0), 0, addr, load_oob], np.uint64)
+        msg = str(bounds.error("k", rec, regions, 0, nd))
+        assert f"out-of-bounds load of 4 bytes at {want} by work-item with global id (0,)" in msg

@@ -99,6 +99,22 @@ def _gid(linear: int, nd: NDRange) -> tuple[int, ...]:
     return tuple(int(i + o) for i, o in zip(ids, nd.global_offset, strict=True))[:nd.work_dim]
 
 
+def _nearest(regions: list[Region], addr: int) -> Region | None:
+    """The region an access at device address ``addr`` belongs to: the one holding it, else
+    the nearer of the region it overran (ending below ``addr``) and the one it underran
+    (starting above: ``out[i - 1]`` at ``i = 0`` is a negative offset), within ``_FAR``."""
+    holding = [r for r in regions if r.start <= addr < r.start + r.size]
+    if holding:
+        return max(reversed(holding), key=lambda r: r.start)  # a buffer's last argument names it
+    near = [r for r in regions if r.start + r.size <= addr < r.start + max(r.size, _FAR)
+            or addr < r.start < addr + _FAR]
+    if not near:
+        return None
+    # ties (a region passed twice) go to the last argument
+    return min(reversed(near), key=lambda r: addr - r.start - r.size if r.start <= addr
+               else r.start - addr)
+
+
 def error(kernel: str, rec: np.ndarray, regions: list[Region], local_bytes: int,
           nd: NDRange) -> KernelMemoryError | KernelTimeout:
     """The CPU engine's message (``memory_access.fail``, ``Batch.tick``) for fault record
@@ -115,9 +131,8 @@ def error(kernel: str, rec: np.ndarray, regions: list[Region], local_bytes: int,
     if why & 4:
         off, name = addr, f"local allocation 'local' ({local_bytes} bytes)"
     else:
-        below = [r for r in regions if r.start <= addr < r.start + max(r.size, _FAR)]
-        if below:
-            r = max(reversed(below), key=lambda r: r.start)  # a buffer's last argument names it
+        r = _nearest(regions, addr)
+        if r is not None:
             off, name = addr - r.start, f"{r.label} ({r.size} bytes)"
         else:
             reason, off = "invalid", addr
