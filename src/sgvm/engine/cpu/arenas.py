@@ -36,6 +36,7 @@ class Arena(Allocation):
     extent: int = 0  # bytes of the object
     region: int = 0  # bytes from one owner's copy to the next
     owner_lanes: int = 1  # batch lanes per owner: 1 (private) or the padded group size (local)
+    lane_base: np.ndarray | None = None  # per batch lane: the offset of its owner's copy
 
     @property
     def owner(self) -> str:
@@ -47,6 +48,21 @@ class Arena(Allocation):
             own = np.asarray(lanes, np.int64) // self.owner_lanes * self.region
             return offsets.astype(np.int64) - own
         return int(offsets) - int(lanes) // self.owner_lanes * self.region
+
+    def overrun(self, offsets: np.ndarray, lanes: np.ndarray | None, nbytes: int) -> bool:
+        """Whether any access of ``nbytes`` at uint64 ``offsets`` by batch lanes ``lanes``
+        (None: lane ``k`` made access ``k``) leaves its lane's own copy: one subtraction and
+        one max (an offset below the copy wraps around to a huge one). An Arena of another
+        batch (a stale pointer, or one stepped below the next allocation) always overruns."""
+        base = self.lane_base
+        if lanes is None:
+            if len(base) != len(offsets):
+                return True
+        elif not len(lanes) or lanes[-1] >= len(base):
+            return True
+        else:
+            base = base[lanes]
+        return int((offsets - base).max()) + nbytes > self.extent
 
     def outside(self, offsets: np.ndarray, lanes: np.ndarray, nbytes: int) -> np.ndarray:
         """Per access: whether ``nbytes`` at ``offsets`` by batch lane ``lanes`` leave the
@@ -63,7 +79,8 @@ def arena(space: str, name: str, extent: int, align: int, owners: int, owner_lan
     region = -(-max(extent, 1) // step) * step
     fill = PATTERN_BYTE if init == "pattern" else 0
     return Arena(np.full(region * owners, fill, np.uint8), space, name, extent=extent,
-                 region=region, owner_lanes=owner_lanes)
+                 region=region, owner_lanes=owner_lanes,
+                 lane_base=_owner_offsets(owners, owner_lanes, region))
 
 
 def patterned(value: Any) -> Any:
@@ -95,10 +112,13 @@ def groups_per_batch(kernel: str, private_bytes: int, lanes_per_group: int, want
     return max(1, min(wanted, PRIVATE_BATCH_BYTES // per_group if per_group else wanted))
 
 
-@functools.lru_cache(maxsize=8)
-def _group_offsets(ngroups: int, lanes_per_group: int, region: int) -> np.ndarray:
-    """Per lane: the byte offset of its work-group's copy in a local Arena."""
-    out = np.repeat(np.arange(ngroups, dtype=np.uint64) * np.uint64(region), lanes_per_group)
+@functools.lru_cache(maxsize=16)
+def _owner_offsets(owners: int, owner_lanes: int, region: int) -> np.ndarray:
+    """Per batch lane: the byte offset of its owner's copy in an Arena (the same for every
+    full batch of a launch, so computed once)."""
+    out = np.arange(owners, dtype=np.uint64) * np.uint64(region)
+    if owner_lanes > 1:
+        out = np.repeat(out, owner_lanes)
     out.flags.writeable = False
     return out
 
@@ -119,5 +139,5 @@ def allocate(st: Any, prog: Any, local_args: list[tuple[int, int, str]]) -> dict
     for rid, name, size, align in objects:
         a = arena("local", name, size, align, G, P, init)
         st.local.append(a)
-        values[rid] = _group_offsets(G, P, a.region) + np.uint64(a.base)
+        values[rid] = a.lane_base + np.uint64(a.base)
     return values

@@ -91,8 +91,8 @@ def faults(p: np.ndarray, lanes_: np.ndarray, nbytes: int, align: int, write: bo
         if a is None:
             bad |= sel
             why[sel] = "invalid"
-            below = np.flatnonzero(sel)
-            why[below[[resolve(int(q))[0] is not None for q in p[below]]]] = "out-of-bounds"
+            if allocation(int(aid) + 1) is not None:  # below the next one's start (``resolve``)
+                why[sel & ((p & _M) >= np.uint64(1 << (OFFSET_BITS - 1)))] = "out-of-bounds"
             continue
         off = p & _M
         oob = sel & (off + np.uint64(nbytes) > np.uint64(a.size))
@@ -211,14 +211,15 @@ def _gather_index(st: Batch, p: np.ndarray, sel, dtype: np.dtype, count: int, al
     """Per-allocation groups ``(allocation, lane positions in p or None, byte offsets)``."""
     nbytes = dtype.itemsize * count
     # Fast path: offsets from the first lane's allocation; any lane in another
-    # allocation gets an offset >= 2**40 (or wraps), so one max checks them all.
+    # allocation gets an offset >= 2**40 (or wraps), so one max checks them all (for an
+    # Arena the max of the offsets into each lane's own copy, which also bounds the rest).
     aid = int(p[0]) >> OFFSET_BITS
     a = allocation(aid) if aid else None
     if a is not None and not (write and a.read_only):
         off = p - np.uint64(aid << OFFSET_BITS)
-        if not (align > 1 and (off & np.uint64(align - 1)).any()) \
-                and int(off.max()) + nbytes <= a.size and not (
-                    isinstance(a, Arena) and a.outside(off, _lanes(st, sel), nbytes).any()):
+        fits = (not a.overrun(off, sel, nbytes)) if isinstance(a, Arena) \
+            else int(off.max()) + nbytes <= a.size
+        if fits and not (align > 1 and (off & np.uint64(align - 1)).any()):
             return [(a, None, off)]
 
     def error() -> KernelMemoryError:
@@ -231,7 +232,7 @@ def _gather_index(st: Batch, p: np.ndarray, sel, dtype: np.dtype, count: int, al
         aid = lo >> OFFSET_BITS
         a = allocation(aid) if aid else None
         if not _ok(a, lo, hi, nbytes, write) or (
-                isinstance(a, Arena) and a.outside(p & _M, _lanes(st, sel), nbytes).any()):
+                isinstance(a, Arena) and a.overrun(p & _M, sel, nbytes)):
             raise error()
         return [(a, None, p & _M)]
     ids = p >> _SH
