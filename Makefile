@@ -5,7 +5,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: demo test lint bench clean
+.PHONY: demo test lint bench peer clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -28,6 +28,12 @@ bench: $(STAMP)
 	$(BIN)/python benchmarks/check_bench.py
 	$(BIN)/python benchmarks/portability_bench.py
 	$(BIN)/python benchmarks/profile_overhead.py
+	$(BIN)/python benchmarks/icd_launch_bench.py
+
+# PyOpenCL's own test suite on the sgvm platform (long; not part of `make test`).
+# With PoCL installed (apt-get install pocl-opencl-icd) it runs there too and compares.
+peer: $(STAMP)
+	$(BIN)/python tests/peer/pyopencl_suite.py $(if $(wildcard /etc/OpenCL/vendors/pocl.icd),--compare,)
 
 clean:
 	rm -rf $(VENV) .pytest_cache build

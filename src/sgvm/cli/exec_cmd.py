@@ -55,6 +55,13 @@ def run(args: argparse.Namespace) -> int:
     if not command:
         print("sgvm: error: give the program to run: sgvm exec [options] -- CMD ARGS…", file=sys.stderr)
         return 2
+    if args.device == "cuda":
+        from ..cl.platform import _BACKENDS
+
+        if "cuda" not in _BACKENDS:
+            print("sgvm: error: --device cuda needs CuPy and an NVIDIA GPU it can see; use --device cpu",
+                  file=sys.stderr)
+            return 2
     paths = build()
     env = child_environment(paths.vendors_dir)
     with tempfile.TemporaryDirectory(prefix="sgvm-exec-") as tmp:
