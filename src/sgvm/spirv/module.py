@@ -255,23 +255,26 @@ class Module:
                 return ep
         raise KeyError(name)
 
-    def entry_point_variables(self, name: str) -> set[int]:
-        """Module-scope variables entry point ``name`` uses: those referenced by its function
-        and every function it calls, directly or through constant instructions and variable
-        initialisers. (Its OpEntryPoint interface must list these from SPIR-V 1.4 on, but may
-        list more: clang names every global of the module for every kernel.)"""
-        functions, called = [self.entry_point(name).function], set()
-        pending: list[int] = []
+    def kernel_functions(self, name: str) -> list[Function]:
+        """Entry point ``name``'s function and every function it calls, directly or not."""
+        functions, called, out = [self.entry_point(name).function], set(), []
         while functions:
             fid = functions.pop()
             if fid in called or fid not in self.functions:
                 continue
             called.add(fid)
-            for block in self.functions[fid].blocks:
-                for inst in block.instructions:
-                    if inst.opname == "OpFunctionCall":
-                        functions.append(inst.operands[0].value)
-                    pending.extend(inst.ids())
+            out.append(self.functions[fid])
+            functions.extend(inst.operands[0].value for block in self.functions[fid].blocks
+                             for inst in block.instructions if inst.opname == "OpFunctionCall")
+        return out
+
+    def entry_point_variables(self, name: str) -> set[int]:
+        """Module-scope variables entry point ``name`` uses: those referenced by its function
+        and every function it calls, directly or through constant instructions and variable
+        initialisers. (Its OpEntryPoint interface must list these from SPIR-V 1.4 on, but may
+        list more: clang names every global of the module for every kernel.)"""
+        pending: list[int] = [ref for fn in self.kernel_functions(name) for block in fn.blocks
+                              for inst in block.instructions for ref in inst.ids()]
         used: set[int] = set()
         seen: set[int] = set()
         while pending:

@@ -56,18 +56,8 @@ class PlannedVariant:
 
 def _opnames(module: Any, kernel: str) -> set[str]:
     """The opcodes of ``kernel``'s function and every function it calls."""
-    pending, seen, ops = [module.entry_point(kernel).function], set(), set()
-    while pending:
-        fid = pending.pop()
-        if fid in seen or fid not in module.functions:
-            continue
-        seen.add(fid)
-        for blk in module.functions[fid].blocks:
-            for inst in blk.instructions:
-                ops.add(inst.opname)
-                if inst.opname == "OpFunctionCall":
-                    pending.append(inst.operands[0].value)
-    return ops
+    return {inst.opname for fn in module.kernel_functions(kernel) for blk in fn.blocks
+            for inst in blk.instructions}
 
 
 def plan(module: Any, kernel: str, prog: Any, ndrange: NDRange, base: Variant, *,
