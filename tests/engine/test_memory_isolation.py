@@ -125,6 +125,16 @@ def test_a_big_private_array_runs_in_smaller_batches(module):
     assert (out == 16383).all()
 
 
+def test_kernel_private_mem_size_counts_the_kernels_own_variables():
+    import sgvm.cl as cl
+
+    ctx = cl.create_some_context(interactive=False)
+    prg = cl.Program(ctx, SRC).build("-cl-std=CL2.0")
+    info = cl.kernel_work_group_info.PRIVATE_MEM_SIZE
+    assert prg.tiny.get_work_group_info(info, ctx.devices[0]) == 0
+    assert prg.big_private.get_work_group_info(info, ctx.devices[0]) == 16384 * 4
+
+
 def test_private_memory_one_work_group_cannot_hold_is_out_of_resources(module):
     with pytest.raises(LogicError, match=r"OUT_OF_RESOURCES - kernel 'huge_private' needs "
                        r"671088\d\d bytes of private memory per work-item, \d+ for a work-group "

@@ -272,6 +272,13 @@ class Kernel(InfoObject):
             return min(limit, x * y * z)
         return limit
 
+    def _private_bytes(self) -> int:
+        """CL_KERNEL_PRIVATE_MEM_SIZE: the bytes of private variables one work-item of this
+        kernel needs (the functions it calls; docs/engine.md, "Memory")."""
+        from ..engine.cpu.program import program_for
+
+        return program_for(self.program.module, self.name).private_bytes
+
     def get_work_group_info(self, param: int, device: Device) -> Any:
         """clGetKernelWorkGroupInfo."""
         kw = kernel_work_group_info
@@ -285,7 +292,7 @@ class Kernel(InfoObject):
             kw.COMPILE_WORK_GROUP_SIZE: list(self.reqd_work_group_size or (0, 0, 0)),
             kw.LOCAL_MEM_SIZE: static_local_bytes(self.program.module, self.name) + local_args,
             kw.PREFERRED_WORK_GROUP_SIZE_MULTIPLE: self.compiled_sub_group_size(device),
-            kw.PRIVATE_MEM_SIZE: 0,
+            kw.PRIVATE_MEM_SIZE: self._private_bytes() if param == kw.PRIVATE_MEM_SIZE else 0,
         }
         return info_value(values, param, kernel_work_group_info, "clGetKernelWorkGroupInfo")
 
