@@ -47,3 +47,23 @@ def test_listed_instructions_are_really_unhandled():
 def test_opencl_std_covered():
     ext = grammar.load().ext_sets["OpenCL.std"]
     assert set(ext.by_name) <= set(OPENCL_STD) | ENGINE_INSTRUCTIONS
+
+
+KHR_CAPS = {"GroupNonUniform", "GroupNonUniformVote", "GroupNonUniformBallot",
+            "GroupNonUniformShuffle", "GroupNonUniformShuffleRelative",
+            "GroupNonUniformArithmetic", "GroupNonUniformClustered", "GroupNonUniformRotateKHR",
+            "DotProduct", "SubgroupImageMediaBlockIOINTEL"}
+
+
+def test_khr_sub_group_instructions_on_every_backend():
+    """What the cl_khr_subgroup_* extensions, cl_khr_integer_dot_product and
+    cl_intel_media_block_io lower to: implemented by the CPU engine and the CUDA renderer."""
+    from sgvm.engine.clower import dot, ops  # noqa: F401  (dot registers into ops.OPS)
+    from sgvm.engine.cuda import render_images, render_non_uniform
+
+    cuda = set(ops.OPS) | set(render_non_uniform.OPS) | set(render_images.OPS)
+    wanted = {name for name, info in grammar.load().by_name.items()
+              if info.opname == name and set(info.capabilities) & KHR_CAPS}
+    assert len(wanted) >= 40
+    assert not wanted - set(BUILDERS)
+    assert not wanted - cuda
