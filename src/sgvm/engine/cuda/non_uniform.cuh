@@ -34,8 +34,9 @@ __device__ __forceinline__ u32 sg_lane_mask(int kind) {
                    : kind == 3 ? le : lt;
 }
 // khr shuffles read lane `idx` of this sub-group; out of range past its (actual) size: 0.
-template <class T> __device__ __forceinline__ T sg_kshuffle(u32 m, T v, u32 idx) {
-  T r = sg_shfl(m, v, idx & (SG_SIZE - 1));
+// idx is 64-bit so that lane + delta does not wrap (as semantics.khr_shuffles).
+template <class T> __device__ __forceinline__ T sg_kshuffle(u32 m, T v, u64 idx) {
+  T r = sg_shfl(m, v, (u32)idx & (SG_SIZE - 1));
   return idx < sg_size() ? r : (T)0;
 }
 template <class T> __device__ __forceinline__ T sg_kshuffle_up(u32 m, T v, u32 d) {

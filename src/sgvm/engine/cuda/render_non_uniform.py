@@ -114,7 +114,7 @@ def _find(r, inst: Instruction) -> None:
 _SHUFFLES = {
     "OpGroupNonUniformShuffle": "sg_kshuffle({m}, {v}, {x})",
     "OpGroupNonUniformShuffleXor": "sg_kshuffle({m}, {v}, sg_lane() ^ {x})",
-    "OpGroupNonUniformShuffleDown": "sg_kshuffle({m}, {v}, sg_lane() + {x})",
+    "OpGroupNonUniformShuffleDown": "sg_kshuffle({m}, {v}, (u64)sg_lane() + {x})",
     "OpGroupNonUniformShuffleUp": "sg_kshuffle_up({m}, {v}, {x})",
 }
 
