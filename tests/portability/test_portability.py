@@ -314,3 +314,17 @@ def test_read_past_the_end_at_another_size(failing):
     failed = {o.label for o in f.outcomes if o.failure.startswith("memory error")}
     assert failed == {"sub-group-size 32", "sub-group-size 64"}
     assert f.severity == "error" and (out == np.tile(np.arange(16), 4)).all()
+
+
+def test_program_scope_globals_start_alike():
+    """A program-scope counter keeps its value across launches (OpenCL); every variant starts
+    from the value the launch started with, and the baseline's result stays."""
+    ctx, _ = _context()
+    src = ("global int hits = 0;\n"
+           "kernel void k(global int *out) { if (get_global_id(0) == 0) out[0] = hits++; }\n")
+    prg = cl.Program(ctx, src).build("-cl-std=CL2.0", check="portability")
+    prg.checker.echo = False
+    for launch_number in range(2):
+        out = np.full(1, -1, np.int32)
+        r = check(prg, "k", (64,), (32,), out)
+        assert r.findings == [] and out[0] == launch_number

@@ -55,7 +55,7 @@ def _declared_dtype(type_name: str) -> np.dtype | None:
         return None
 
 
-def _element_dtype(t: Any, type_name: str = "") -> np.dtype:
+def _element_dtype(pointee: Any, type_name: str = "") -> np.dtype:
     """The element type: the declaration's (``type_name``), else the SPIR-V pointee's (clang
     often lowers pointers to ``uchar*``: then bytes)."""
     from ...engine.common import types as T
@@ -63,7 +63,6 @@ def _element_dtype(t: Any, type_name: str = "") -> np.dtype:
     declared = _declared_dtype(type_name) if type_name else None
     if declared is not None:
         return declared
-    pointee = getattr(t, "pointee", None)
     while pointee is not None and pointee.op in ("Vector", "Array"):
         pointee = pointee.component
     if pointee is None or pointee.op not in ("Int", "Float"):
@@ -74,14 +73,16 @@ def _element_dtype(t: Any, type_name: str = "") -> np.dtype:
 
 
 def outputs(args: list[Any], params: list[Any], labels: list[str],
-            type_names: list[str] | None = None) -> list[Output]:
-    """The buffers and images among ``args`` (each allocation once)."""
+            type_names: list[str] | None = None, program: Any = None) -> list[Output]:
+    """The buffers and images among ``args``, then the program-scope globals the kernel uses
+    (``engine.cpu.program.Program.global_variables``; they keep their contents across launches, so
+    each run starts from the same ones); each allocation once."""
     out: list[Output] = []
     seen: set[int] = set()
     names = list(type_names or []) + [""] * len(params)
     for arg, param, label, type_name in zip(args, params, labels, names, strict=False):
         if isinstance(arg, BufferArg):
-            alloc, dtype = arg.allocation, _element_dtype(param.type, type_name)
+            alloc, dtype = arg.allocation, _element_dtype(param.type.pointee, type_name)
         elif isinstance(arg, ImageArg):
             alloc, dtype = arg.image.data, np.dtype(np.uint8)
         else:
@@ -90,6 +91,12 @@ def outputs(args: list[Any], params: list[Any], labels: list[str],
             continue
         seen.add(alloc.id)
         out.append(Output(label, alloc, dtype))
+    for vid, alloc in (program.global_variables() if program is not None else {}).items():
+        if not alloc.read_only and alloc.id not in seen:
+            seen.add(alloc.id)
+            name = program.module.names.get(vid, f"%{vid}")
+            var = program.module.variables[vid]
+            out.append(Output(f"program-scope '{name}'", alloc, _element_dtype(var.pointee)))
     return out
 
 

@@ -143,7 +143,7 @@ def check_portability(module: Any, kernel: str, args: Sequence[KernelArg], ndran
               zip(list(param_names or ()) + [""] * len(params), arg_labels(params, param_names),
                   strict=False)]
     runs = _Runs(module, kernel, args, ndrange, options, param_names, prog.builtin_vars,
-                 outputs(list(args), params, labels, list(param_types or ())))
+                 outputs(list(args), params, labels, list(param_types or ()), prog))
     modes = prog.entry_point.execution_modes
     base = variant_from_settings(options, device.sub_group_mapping)
     base = replace(base, sub_group_size=sub_group_size(modes, options, device, base), seed=seed)

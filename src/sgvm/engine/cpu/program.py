@@ -145,6 +145,12 @@ class Program:
             self.local_vars[vid] = (self.module.names.get(vid) or f"%{vid}", size, al)
             per_batch.add(vid)
 
+    def global_variables(self) -> dict[int, Allocation]:
+        """The program-scope global variables this kernel uses: variable id → allocation
+        (shared by every kernel of the module, kept across launches)."""
+        allocs = _GLOBALS.get(self.module, {})
+        return {vid: a for vid, a in allocs.items() if self.template[vid] == np.uint64(a.base)}
+
     def _global_allocation(self, vid: int, t: Type, init: int | None, sc: str) -> Allocation:
         size = T.size_of(t)
         data = np.zeros(max(size, 1), np.uint8)
