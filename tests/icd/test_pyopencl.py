@@ -245,3 +245,47 @@ def test_binaries_rebuild_with_their_source(cl, ctx, queue):
     out = np.empty_like(a)
     cl.enqueue_copy(queue, out, buf)
     np.testing.assert_array_equal(out, a + 1)
+
+
+def test_out_of_order_queue_holds_only_what_waits(cl, ctx):
+    props = cl.command_queue_properties
+    queue = cl.CommandQueue(ctx, properties=props.OUT_OF_ORDER_EXEC_MODE_ENABLE | props.PROFILING_ENABLE)
+    mf = cl.mem_flags
+    gate = cl.UserEvent(ctx)
+    a, b = np.full(8, 1, np.int32), np.full(8, 2, np.int32)
+    buf_a, buf_b = cl.Buffer(ctx, mf.READ_WRITE, 32), cl.Buffer(ctx, mf.READ_WRITE, 32)
+    held = cl.enqueue_copy(queue, buf_a, a, wait_for=[gate], is_blocking=False)
+    free = cl.enqueue_copy(queue, buf_b, b, is_blocking=False)
+    status = cl.command_execution_status
+    assert free.command_execution_status == status.COMPLETE  # out of order: not behind the held copy
+    assert held.command_execution_status != status.COMPLETE
+    barrier = cl.enqueue_barrier(queue)
+    after = cl.enqueue_fill_buffer(queue, buf_b, np.int32(7), 0, 32)
+    assert after.command_execution_status != status.COMPLETE  # behind the barrier, behind the gate
+    gate.set_status(status.COMPLETE)
+    cl.wait_for_events([after, barrier])
+    out = np.empty(8, np.int32)
+    cl.enqueue_copy(queue, out, buf_b)
+    assert (out == 7).all()
+    cl.enqueue_copy(queue, out, buf_a)
+    assert (out == 1).all()
+
+
+def test_image_fill_and_map(cl, ctx, queue):
+    fmt = cl.ImageFormat(cl.channel_order.RGBA, cl.channel_type.FLOAT)
+    img = cl.create_image(ctx, cl.mem_flags.READ_WRITE, fmt, shape=(8, 4))
+    cl.enqueue_fill_image(queue, img, np.array([1, 2, 3, 4], np.float32), origin=(2, 1), region=(3, 2))
+    mapped, _ev = cl.enqueue_map_image(queue, img, cl.map_flags.READ, (0, 0), (8, 4), (4, 8, 4), np.float32)[:2]
+    want = np.zeros((4, 8, 4), np.float32)
+    want[1:3, 2:5] = [1, 2, 3, 4]
+    np.testing.assert_array_equal(mapped, want)
+    mapped.base.release(queue)
+
+
+def test_objects_released_while_an_exception_unwinds(cl, ctx, queue):
+    """PyOpenCL unmaps from a destructor; here it runs while a ValueError is pending."""
+    fmt = cl.ImageFormat(cl.channel_order.RGBA, cl.channel_type.FLOAT)
+    img = cl.create_image(ctx, cl.mem_flags.READ_WRITE, fmt, shape=(8, 4))
+    with pytest.raises(ValueError, match="too many values"):
+        mapped, _ = cl.enqueue_map_image(queue, img, cl.map_flags.READ, (0, 0), (8, 4), (4, 8, 4), np.float32)
+    assert img.get_info(cl.mem_info.MAP_COUNT) == 0

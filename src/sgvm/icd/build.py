@@ -73,6 +73,22 @@ void *clGetExtensionFunctionAddress(const char *);
 void *clGetExtensionFunctionAddressForPlatform(cl_platform_id, const char *);
 """
 
+_SET_ASIDE = r"""
+static int sgvm_set_aside(PyObject **t, PyObject **v, PyObject **tb) {
+    if (!Py_IsInitialized()) return 0;
+    PyGILState_STATE g = PyGILState_Ensure();
+    int saved = PyErr_Occurred() != NULL;
+    if (saved) PyErr_Fetch(t, v, tb);
+    PyGILState_Release(g);
+    return saved;
+}
+static void sgvm_restore(PyObject *t, PyObject *v, PyObject *tb) {
+    PyGILState_STATE g = PyGILState_Ensure();
+    PyErr_Restore(t, v, tb);
+    PyGILState_Release(g);
+}
+"""
+
 _SUPPORT = r"""
 static sgvm_object sgvm_platform_object = { (void *)sgvm_dispatch_table };
 void *sgvm_dispatch(void) { return (void *)sgvm_dispatch_table; }
@@ -126,8 +142,8 @@ def _init_code(root: str, paths: list[str]) -> str:
 
 
 def _c_source() -> str:
-    return (_PRELUDE + capi.TYPES + capi.ENTRY_POINTS + _DECLARATIONS + capi.dispatch_table_c()
-            + capi.extension_lookup_c() + _SUPPORT)
+    return (_PRELUDE + capi.TYPES + capi.ENTRY_POINTS + capi.embedded_api() + _DECLARATIONS + _SET_ASIDE
+            + capi.c_wrappers() + capi.dispatch_table_c() + capi.extension_lookup_c() + _SUPPORT)
 
 
 def _python_lib() -> tuple[str, str]:
@@ -166,7 +182,7 @@ def build(force: bool = False) -> IcdPaths:
 
     ffi = cffi.FFI()
     ffi.cdef(capi.TYPES)
-    ffi.embedding_api(capi.ENTRY_POINTS)
+    ffi.embedding_api(capi.embedded_api())
     ffi.cdef(_HELPERS_CDEF)
     ffi.set_source(MODULE, _c_source())
     ffi.embedding_init_code(_init_code(_sgvm_root(), _baked_paths()))

@@ -237,6 +237,52 @@ clCreateImageWithProperties clSetContextDestructorCallback
 C_ENTRY_POINTS = ("clGetExtensionFunctionAddress", "clGetExtensionFunctionAddressForPlatform")
 
 
+PY_PREFIX = "sgvm_py_"  # the Python implementation of clX is the embedded function sgvm_py_clX
+
+
+def _split_params(params: str) -> list[str]:
+    out, depth, cur = [], 0, ""
+    for ch in params:
+        if ch == "," and depth == 0:
+            out.append(cur.strip())
+            cur = ""
+            continue
+        depth += ch == "("
+        depth -= ch == ")"
+        cur += ch
+    if cur.strip() and cur.strip() != "void":
+        out.append(cur.strip())
+    return out
+
+
+def _prototypes() -> list[tuple[str, str, list[str]]]:
+    """(return type, name, parameter types) of every Python-implemented entry point."""
+    found = re.findall(r"^(.*?)\b(cl\w+)\((.*)\);$", ENTRY_POINTS, re.M)
+    return [(ret.strip(), name, _split_params(params)) for ret, name, params in found]
+
+
+def embedded_api() -> str:
+    """The cffi embedding declarations: ``ENTRY_POINTS`` renamed with ``PY_PREFIX``."""
+    return re.sub(r"\b(cl\w+)\(", lambda m: f"{PY_PREFIX}{m.group(1)}(", ENTRY_POINTS)
+
+
+def c_wrappers() -> str:
+    """The exported ``clX`` functions. Each calls its Python implementation with the caller's
+    pending Python exception (if any) set aside: a Python host may release OpenCL objects from a
+    destructor while an exception unwinds, and Python code must not start with one set."""
+    out = []
+    for ret, name, params in _prototypes():
+        named = [p.replace("(*)", f"(*a{i})", 1) if "(*)" in p else f"{p} a{i}" for i, p in enumerate(params)]
+        args = ", ".join(f"a{i}" for i in range(len(params)))
+        call = f"{PY_PREFIX}{name}({args})"
+        body = f"{call};" if ret == "void" else f"{ret} r = {call};"
+        tail = "" if ret == "void" else " return r;"
+        out.append(f"{ret} {name}({', '.join(named) or 'void'}) {{\n"
+                   f"    PyObject *t = NULL, *v = NULL, *tb = NULL; int saved = sgvm_set_aside(&t, &v, &tb);\n"
+                   f"    {body}\n    if (saved) sgvm_restore(t, v, tb);{tail}\n}}\n")
+    return "".join(out)
+
+
 def entry_point_names() -> list[str]:
     """The names of the entry points implemented in Python, in ``ENTRY_POINTS`` order."""
     return re.findall(r"\b(cl\w+)\(", ENTRY_POINTS)

@@ -102,13 +102,13 @@ def install(ffi: Any, lib: Any) -> None:
         api_queue,
         api_svm,
     )
-    from .capi import entry_point_names
+    from .capi import PY_PREFIX, entry_point_names
     from .exit_report import at_exit, install_exit_hooks
 
     missing = [n for n in entry_point_names() if n not in IMPLEMENTATIONS]
     if missing:
         raise RuntimeError(f"sgvm ICD: entry points without an implementation: {', '.join(missing)}")
     for name in entry_point_names():
-        ffi.def_extern(name=name)(IMPLEMENTATIONS[name])
+        ffi.def_extern(name=PY_PREFIX + name)(IMPLEMENTATIONS[name])
     ffi.def_extern(name="sgvm_at_exit")(at_exit)
     install_exit_hooks(lib)
