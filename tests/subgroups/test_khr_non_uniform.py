@@ -10,7 +10,7 @@ import pytest
 
 from sgvm.runtime.device import CUDA_DEVICE
 
-from .helpers import DEVICE, SIZES
+from .helpers import DEVICE, SIZES, build, run
 from .khr_harness import INTEGER_TYPES, TYPES, check, kernel, launch, values
 
 ARITH = ("add", "mul", "min", "max")
@@ -249,3 +249,17 @@ def test_extended_types(t: str, S: int) -> None:
         first_lanes = [sg.ids[0] for sg in res.groups]
         assert (res.out_t[first_lanes, EXTENDED.index("scan_exclusive_max")] == -128).all()
         assert (res.out_t[first_lanes, EXTENDED.index("scan_exclusive_min")] == 127).all()
+
+
+def test_char_exclusive_scan_starts_at_the_char_identity() -> None:
+    """Regression: sub_group_scan_exclusive_max((char)x) compiled through clang's promotion to
+    the int overload, and lane 0 got the int identity truncated to 8 bits (0, and -1 for
+    min). With cl_khr_subgroup_extended_types the char overloads are exact."""
+    m = build("__attribute__((intel_reqd_sub_group_size(16)))\n"
+              "kernel void k(global const char* x, global char* y, global char* z) {\n"
+              "  size_t i = get_global_id(0);\n"
+              "  y[i] = sub_group_scan_exclusive_max(x[i]); z[i] = sub_group_scan_exclusive_min(x[i]);\n}\n")
+    x = np.arange(16, dtype=np.int8)
+    (_, y, z), _ = run(m, "k", [x, np.zeros(16, np.int8), np.zeros(16, np.int8)], (16,), (16,))
+    assert (y[0], z[0]) == (-128, 127)
+    np.testing.assert_array_equal(y[1:], np.maximum.accumulate(x)[:-1])
