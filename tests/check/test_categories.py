@@ -58,6 +58,8 @@ CASES = [
      "  int s = work_group_reduce_add(x); if (lid < 16) out[i] = s;\n"),
     ("out_of_bounds", "  out[i + 2] = x;\n", "out[i + 2]", "out-of-bounds", "error", 1,
      "  out[i + 1] = x;\n"),  # out holds N + 1 ints: only i = 63 writes past it
+    ("negative_offset", "  out[i] = in[i - 1];\n", "in[i - 1]", "out-of-bounds", "error", 1,
+     "  out[i] = in[i];\n"),  # i = 0 reads 4 bytes below in
     ("local_out_of_bounds", "  t[lid + 32] = x; barrier(CLK_LOCAL_MEM_FENCE); out[i] = t[lid];\n",
      "t[lid + 32]", "out-of-bounds", "error", 64,  # each work-group's t, not only the last one's
      "  t[lid] = x; barrier(CLK_LOCAL_MEM_FENCE); out[i] = t[31 - lid];\n"),
@@ -104,6 +106,8 @@ def test_trigger(check, case) -> None:
     assert f.line == line_of(src, text)
     assert f.count == count
     assert f.kernel == "k" and f.offenders and f.clause
+    if case[0] == "negative_offset":
+        assert "byte offset -4 of argument #1" in f.message, f.message
     if case[0] == "local_out_of_bounds":
         assert "local variable" in f.message and "128 bytes per work-group" in f.message
     if case[0] == "private_out_of_bounds":
