@@ -39,11 +39,11 @@ from ...runtime.launch import LaunchResult, arg_labels, launch, sub_group_size
 from ...runtime.ndrange import NDRange
 from ...runtime.profiles import ALL_SUB_GROUP_SIZES
 from ...runtime.variant import Variant, variant_from_settings
+from .attribution import attributions
 from .compare import Output, diff, outputs, restore, snapshot
-from .plan import FLOAT_GROUP_OPS, PlannedVariant, plan
+from .plan import PlannedVariant, plan
 from .report import (
     HINTS,
-    Attribution,
     LaunchReport,
     Outcome,
     PortabilityFinding,
@@ -52,73 +52,7 @@ from .report import (
     severity_of,
 )
 from .sharing import Sharing
-from .trace import Site, Trace, differing_sites, executed_sites
-
-MAX_ATTRIBUTIONS = 3
-_SCOPE_PREFIX = {"Subgroup": "sub_group", "Workgroup": "work_group"}
-_OPERATION = {"Reduce": "reduce", "InclusiveScan": "scan_inclusive",
-              "ExclusiveScan": "scan_exclusive"}
-_INTEL = {"OpSubgroupShuffleINTEL": "intel_sub_group_shuffle",
-          "OpSubgroupShuffleDownINTEL": "intel_sub_group_shuffle_down",
-          "OpSubgroupShuffleUpINTEL": "intel_sub_group_shuffle_up",
-          "OpSubgroupShuffleXorINTEL": "intel_sub_group_shuffle_xor",
-          "OpSubgroupBlockReadINTEL": "intel_sub_group_block_read",
-          "OpSubgroupBlockWriteINTEL": "intel_sub_group_block_write",
-          "OpSubgroupImageBlockReadINTEL": "intel_sub_group_block_read (image)",
-          "OpSubgroupImageBlockWriteINTEL": "intel_sub_group_block_write (image)"}
-
-
-def _function_name(site: Site) -> str:
-    """The OpenCL C name of a collective site (``sub_group_reduce_add``), else its opname."""
-    op, _, operation = site.what.partition(" ")
-    if op.startswith("intel_"):
-        return op
-    if op in _INTEL:
-        return _INTEL[op]
-    prefix = _SCOPE_PREFIX.get(site.space, "sub_group")
-    if op.startswith("OpGroup") and operation in _OPERATION:
-        arith = op.removeprefix("OpGroupNonUniform").removeprefix("OpGroup")[1:].lower()
-        kind = "non_uniform_" if op.startswith("OpGroupNonUniform") else ""
-        return f"{prefix}_{kind}{_OPERATION[operation]}_{arith}"
-    simple = {"OpGroupAll": "all", "OpGroupAny": "any", "OpGroupBroadcast": "broadcast"}
-    return f"{prefix}_{simple[op]}" if op in simple else op
-
-
-def _attribution(site: Site, relation: str, what: str | None = None) -> Attribution:
-    loc = site.location
-    if loc is None:
-        return Attribution(what or site.what, relation)
-    return Attribution(what or site.what, relation, loc.file, loc.line, loc.column)
-
-
-def _sites(kind: str, base: Trace, var: Trace) -> list[Attribution]:
-    """The sites one changed variant's differences come through (module ``trace``)."""
-    if kind in ("sub-group-size", "mapping"):
-        out = [_attribution(s, "depends on" if kind == "sub-group-size" else
-                            "depends on the mapping through") for s in
-               differing_sites(base, var, "builtin")]
-        out += [_attribution(s, "through", _function_name(s)) for s in
-                executed_sites(var, "collective") if s.space == "Subgroup"]
-        return out
-    if kind == "reduction-order":  # sums first: min and max rarely depend on the order
-        sites = executed_sites(var, "collective", FLOAT_GROUP_OPS)
-        sites.sort(key=lambda s: "Add" not in s.what)
-        return [_attribution(s, "through", _function_name(s)) for s in sites]
-    if kind == "group-order":
-        loads = differing_sites(base, var, "load", ("global", "constant"))
-        return [_attribution(s, "reads", "data another work-group writes") for s in loads] or [
-            _attribution(s, "through", "the atomic") for s in executed_sites(var, "atomic")]
-    if kind == "memory-init":
-        return [_attribution(s, "reads uninitialised", f"{s.space} memory")
-                for s in differing_sites(base, var, "load", ("local", "private"))]
-    return [_attribution(s, "through", "the atomic") for s in executed_sites(var, "atomic")]
-
-
-def _attributions(kind: str, base: Trace, traces: list[Trace]) -> list[Attribution]:
-    out: list[Attribution] = []
-    for t in traces:
-        out.extend(a for a in _sites(kind, base, t) if a not in out)
-    return out[:MAX_ATTRIBUTIONS]
+from .trace import Trace
 
 
 def check_portability(module: Any, kernel: str, args: Sequence[KernelArg], ndrange: NDRange, *,
@@ -187,7 +121,7 @@ def check_portability(module: Any, kernel: str, args: Sequence[KernelArg], ndran
             severity, message = severity_of(kind, outcomes)
             report.findings.append(PortabilityFinding(
                 kernel, kind, severity, message, HINTS[kind], outcomes,
-                _attributions(kind, trace0, [t for _, t in items])))
+                attributions(kind, trace0, [t for _, t in items])))
     restore(runs.outs, runs.final)
     report.seconds = time.perf_counter() - t0
     return result, report
