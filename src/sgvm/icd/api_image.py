@@ -157,21 +157,6 @@ def _region(origin: Any, region: Any) -> tuple[list[int], list[int]]:
     return sizes(origin, 3, "origin"), sizes(region, 3, "region")
 
 
-@api()
-def clEnqueueReadImage(queue: Any, mem: Any, blocking: int, origin: Any, region: Any, row_pitch: int,
-                       slice_pitch: int, ptr: Any, num: int, waits: Any, event: Any) -> None:
-    img = get_image(mem)
-    same_context(queue, img)
-    org, reg = _region(origin, region)
-    if is_null(ptr):
-        raise Error("ptr is NULL", "CL_INVALID_VALUE")
-    view = host_view(ptr, _region_bytes(img, reg, row_pitch, slice_pitch))
-    cq = get_queue(queue).cl_queue
-    enqueue(queue, command_type.READ_IMAGE,
-            lambda: copy_image_command(cq, view, img, origin=org, region=reg, row_pitch=row_pitch,
-                                       slice_pitch=slice_pitch), num, waits, event, blocking=bool(blocking))
-
-
 def _region_bytes(img: Image, reg: list[int], row_pitch: int, slice_pitch: int) -> int:
     row = reg[0] * img.image.element_size
     row_pitch = row_pitch or row
@@ -179,9 +164,9 @@ def _region_bytes(img: Image, reg: list[int], row_pitch: int, slice_pitch: int) 
     return (reg[2] - 1) * slice_pitch + (reg[1] - 1) * row_pitch + row
 
 
-@api()
-def clEnqueueWriteImage(queue: Any, mem: Any, blocking: int, origin: Any, region: Any, row_pitch: int,
-                        slice_pitch: int, ptr: Any, num: int, waits: Any, event: Any) -> None:
+def _transfer(ctype: int, to_host: bool, queue: Any, mem: Any, blocking: int, origin: Any, region: Any,
+              row_pitch: int, slice_pitch: int, ptr: Any, num: int, waits: Any, event: Any) -> None:
+    """clEnqueueReadImage (``to_host``) / WriteImage."""
     img = get_image(mem)
     same_context(queue, img)
     org, reg = _region(origin, region)
@@ -189,9 +174,24 @@ def clEnqueueWriteImage(queue: Any, mem: Any, blocking: int, origin: Any, region
         raise Error("ptr is NULL", "CL_INVALID_VALUE")
     view = host_view(ptr, _region_bytes(img, reg, row_pitch, slice_pitch))
     cq = get_queue(queue).cl_queue
-    enqueue(queue, command_type.WRITE_IMAGE,
-            lambda: copy_image_command(cq, img, view, origin=org, region=reg, row_pitch=row_pitch,
+    dest, src = (view, img) if to_host else (img, view)
+    enqueue(queue, ctype,
+            lambda: copy_image_command(cq, dest, src, origin=org, region=reg, row_pitch=row_pitch,
                                        slice_pitch=slice_pitch), num, waits, event, blocking=bool(blocking))
+
+
+@api()
+def clEnqueueReadImage(queue: Any, mem: Any, blocking: int, origin: Any, region: Any, row_pitch: int,
+                       slice_pitch: int, ptr: Any, num: int, waits: Any, event: Any) -> None:
+    _transfer(command_type.READ_IMAGE, True, queue, mem, blocking, origin, region, row_pitch, slice_pitch, ptr,
+              num, waits, event)
+
+
+@api()
+def clEnqueueWriteImage(queue: Any, mem: Any, blocking: int, origin: Any, region: Any, row_pitch: int,
+                        slice_pitch: int, ptr: Any, num: int, waits: Any, event: Any) -> None:
+    _transfer(command_type.WRITE_IMAGE, False, queue, mem, blocking, origin, region, row_pitch, slice_pitch, ptr,
+              num, waits, event)
 
 
 @api()

@@ -145,9 +145,9 @@ def _check_region(offset: int, size: int, buf: clm.Buffer) -> None:
                     "CL_INVALID_VALUE")
 
 
-@api()
-def clEnqueueReadBuffer(queue: Any, mem: Any, blocking: int, offset: int, size: int, ptr: Any, num: int,
-                        waits: Any, event: Any) -> None:
+def _transfer(ctype: int, copy: Any, queue: Any, mem: Any, blocking: int, offset: int, size: int, ptr: Any,
+              num: int, waits: Any, event: Any) -> None:
+    """clEnqueueReadBuffer / WriteBuffer: ``copy(cl_queue, buffer, host view, offset)``."""
     buf = get_buffer(mem)
     same_context(queue, buf)
     _check_region(offset, size, buf)
@@ -155,22 +155,21 @@ def clEnqueueReadBuffer(queue: Any, mem: Any, blocking: int, offset: int, size: 
         raise Error("ptr is NULL", "CL_INVALID_VALUE")
     view = host_view(ptr, size)
     cq = get_queue(queue).cl_queue
-    enqueue(queue, command_type.READ_BUFFER, lambda: clm.read_buffer(cq, buf, view, offset), num, waits,
-            event, blocking=bool(blocking))
+    enqueue(queue, ctype, lambda: copy(cq, buf, view, offset), num, waits, event, blocking=bool(blocking))
+
+
+@api()
+def clEnqueueReadBuffer(queue: Any, mem: Any, blocking: int, offset: int, size: int, ptr: Any, num: int,
+                        waits: Any, event: Any) -> None:
+    _transfer(command_type.READ_BUFFER, clm.read_buffer, queue, mem, blocking, offset, size, ptr, num, waits,
+              event)
 
 
 @api()
 def clEnqueueWriteBuffer(queue: Any, mem: Any, blocking: int, offset: int, size: int, ptr: Any, num: int,
                          waits: Any, event: Any) -> None:
-    buf = get_buffer(mem)
-    same_context(queue, buf)
-    _check_region(offset, size, buf)
-    if is_null(ptr):
-        raise Error("ptr is NULL", "CL_INVALID_VALUE")
-    view = host_view(ptr, size)
-    cq = get_queue(queue).cl_queue
-    enqueue(queue, command_type.WRITE_BUFFER, lambda: clm.write_buffer(cq, buf, view, offset), num, waits,
-            event, blocking=bool(blocking))
+    _transfer(command_type.WRITE_BUFFER, clm.write_buffer, queue, mem, blocking, offset, size, ptr, num, waits,
+              event)
 
 
 @api()
@@ -258,32 +257,33 @@ def _rect_args(buffer_origin: Any, host_origin: Any, region: Any) -> tuple[list[
             sizes(region, 3, "region"))
 
 
+def _rect_transfer(ctype: int, copy: Any, queue: Any, mem: Any, blocking: int, buffer_origin: Any,
+                   host_origin: Any, region: Any, pitches: tuple[int, int, int, int], ptr: Any, num: int,
+                   waits: Any, event: Any) -> None:
+    """clEnqueueReadBufferRect / WriteBufferRect through ``rect.read_buffer_rect`` / ``write_buffer_rect``."""
+    buf = get_buffer(mem)
+    same_context(queue, buf)
+    bo, ho, reg = _rect_args(buffer_origin, host_origin, region)
+    host = _rect_host(ptr, ho, reg, pitches[2], pitches[3])
+    cq = get_queue(queue).cl_queue
+    enqueue(queue, ctype, lambda: copy(cq, buf, host, bo, ho, reg, pitches[:2], pitches[2:]), num, waits, event,
+            blocking=bool(blocking))
+
+
 @api()
 def clEnqueueReadBufferRect(queue: Any, mem: Any, blocking: int, buffer_origin: Any, host_origin: Any,
                             region: Any, buffer_row: int, buffer_slice: int, host_row: int, host_slice: int,
                             ptr: Any, num: int, waits: Any, event: Any) -> None:
-    buf = get_buffer(mem)
-    same_context(queue, buf)
-    bo, ho, reg = _rect_args(buffer_origin, host_origin, region)
-    host = _rect_host(ptr, ho, reg, host_row, host_slice)
-    cq = get_queue(queue).cl_queue
-    enqueue(queue, command_type.READ_BUFFER_RECT,
-            lambda: rect.read_buffer_rect(cq, buf, host, bo, ho, reg, (buffer_row, buffer_slice),
-                                          (host_row, host_slice)), num, waits, event, blocking=bool(blocking))
+    _rect_transfer(command_type.READ_BUFFER_RECT, rect.read_buffer_rect, queue, mem, blocking, buffer_origin,
+                   host_origin, region, (buffer_row, buffer_slice, host_row, host_slice), ptr, num, waits, event)
 
 
 @api()
 def clEnqueueWriteBufferRect(queue: Any, mem: Any, blocking: int, buffer_origin: Any, host_origin: Any,
                              region: Any, buffer_row: int, buffer_slice: int, host_row: int, host_slice: int,
                              ptr: Any, num: int, waits: Any, event: Any) -> None:
-    buf = get_buffer(mem)
-    same_context(queue, buf)
-    bo, ho, reg = _rect_args(buffer_origin, host_origin, region)
-    host = _rect_host(ptr, ho, reg, host_row, host_slice)
-    cq = get_queue(queue).cl_queue
-    enqueue(queue, command_type.WRITE_BUFFER_RECT,
-            lambda: rect.write_buffer_rect(cq, buf, host, bo, ho, reg, (buffer_row, buffer_slice),
-                                           (host_row, host_slice)), num, waits, event, blocking=bool(blocking))
+    _rect_transfer(command_type.WRITE_BUFFER_RECT, rect.write_buffer_rect, queue, mem, blocking, buffer_origin,
+                   host_origin, region, (buffer_row, buffer_slice, host_row, host_slice), ptr, num, waits, event)
 
 
 @api()
