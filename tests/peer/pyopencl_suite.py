@@ -7,13 +7,17 @@ only that platform's vendor file), prints passed/failed/skipped per file, and wi
 PoCL's passing tests that pass on sgvm.
 
     python tests/peer/pyopencl_suite.py [--compare] [--files test_array.py …] [-k EXPR]
+                                        [--platform sgvm|pocl] [--save FILE] [--load FILE …]
 
 PoCL comes from Debian (``apt-get install pocl-opencl-icd``); ``--compare`` needs it.
+``--save`` keeps the outcomes as JSON; ``--load`` adds saved outcomes (e.g. PoCL's from an
+earlier run) instead of running that platform again.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import re
 import subprocess
@@ -71,7 +75,9 @@ def platform_env(name: str) -> dict[str, str]:
 def run_file(tests: Path, name: str, platform: str, extra: list[str]) -> dict[str, str]:
     """{test id: "passed" | "failed" | "skipped"} for one test file on one platform."""
     if platform == "sgvm":
-        extra = [*extra, "-k", " and ".join(f"not {t}" for t in TOO_SLOW)]
+        skip = " and ".join(f"not {t}" for t in TOO_SLOW)
+        given = extra[1] if extra else ""
+        extra = ["-k", f"({given}) and {skip}" if given else skip]
     with tempfile.TemporaryDirectory() as tmp:
         xml = Path(tmp) / "out.xml"
         subprocess.run([sys.executable, "-m", "pytest", name, "-q", "-p", "no:cacheprovider", "-p", "no:warnings",
@@ -94,31 +100,44 @@ def _counts(results: dict[str, str]) -> str:
 
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--compare", action="store_true", help="also run on PoCL and compare")
+    ap.add_argument("--compare", action="store_true", help="run on sgvm and PoCL and compare")
+    ap.add_argument("--platform", choices=("sgvm", "pocl"), help="run on this platform only")
     ap.add_argument("--files", nargs="+", default=list(FILES))
     ap.add_argument("-k", help="pytest -k expression")
+    ap.add_argument("--save", help="write the outcomes to this JSON file")
+    ap.add_argument("--load", nargs="+", default=[], help="outcomes saved earlier, by platform")
     args = ap.parse_args()
-    if args.compare and not POCL_VENDOR.exists():
-        print(f"--compare needs PoCL ({POCL_VENDOR}): apt-get install pocl-opencl-icd", file=sys.stderr)
+    total: dict[str, dict[str, str]] = {}
+    for path in args.load:
+        for p, results in json.loads(Path(path).read_text()).items():
+            total.setdefault(p, {}).update(results)
+    platforms = [args.platform] if args.platform else ["sgvm", "pocl"] if args.compare else ["sgvm"]
+    platforms = [p for p in platforms if p not in total]
+    if "pocl" in platforms and not POCL_VENDOR.exists():
+        print(f"PoCL is not installed ({POCL_VENDOR}): apt-get install pocl-opencl-icd", file=sys.stderr)
         return 2
     tests = sdist_tests()
     extra = ["-k", args.k] if args.k else []
-    platforms = ["sgvm", "pocl"] if args.compare else ["sgvm"]
-    total: dict[str, dict[str, str]] = {p: {} for p in platforms}
     for name in args.files:
         for p in platforms:
             results = run_file(tests, name, p, extra)
-            total[p].update(results)
+            total.setdefault(p, {}).update(results)
             print(f"{name:28s} {p:5s} {_counts(results)}", flush=True)
-    if args.compare:
+    if args.save:
+        Path(args.save).write_text(json.dumps(total, indent=1))
+    if "sgvm" in total and "pocl" in total:
         reference = [t for t, v in total["pocl"].items() if v == "passed"]
         missing = [t for t in reference if total["sgvm"].get(t) != "passed"]
         share = 1 - len(missing) / max(len(reference), 1)
         print(f"\nof {len(reference)} tests passing on PoCL, {len(reference) - len(missing)} pass on sgvm "
               f"({share:.1%})")
         for t in missing:
-            print(f"  not on sgvm: {t} ({total['sgvm'].get(t, 'absent')})")
+            print(f"  not on sgvm: {t} ({total['sgvm'].get(t, 'not run: ' + _why(t))})")
     return 0
+
+
+def _why(test: str) -> str:
+    return next((why for name, why in TOO_SLOW.items() if name in test), "absent")
 
 
 if __name__ == "__main__":

@@ -23,7 +23,6 @@ from ..cl import Program
 from ..cl.constants import program_binary_type, program_build_info, program_info
 from ..errors import BuildError, Error, UnresolvedFunctionsError
 from . import exit_report, handles, state
-from .api_queue import profiling_forced
 from .entry import CREATE, api
 from .values import c_string, give, handle_list, is_null
 
@@ -139,7 +138,7 @@ def _build(h: handles.Handle, options: str, notify: Any, user_data: Any, binary_
         raise Error("user_data is given without pfn_notify", "CL_INVALID_VALUE")
     if h.extra["kernels"]:
         raise Error("kernels of this program exist; release them before building again", "CL_INVALID_OPERATION")
-    if profiling_forced() and "-g" not in options.split():
+    if exit_report.profiling_forced() and "-g" not in options.split():
         options += " -g"  # the message profile names source lines
     headers = h.extra["headers"]
     if headers is not None:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 from typing import Any
 
 from ..cl import CommandQueue
@@ -17,17 +16,13 @@ from ..errors import Error
 from . import commands, handles, state
 from .commands import COMPLETE, SUBMITTED, Event, Queue
 from .entry import CREATE, api
+from .exit_report import profiling_forced
 from .values import events_in, give, is_null, properties
 
 QUEUE_PROPERTIES, QUEUE_SIZE = 0x1093, 0x1094
 QUEUE_DEVICE_DEFAULT, QUEUE_PROPERTIES_ARRAY = 0x1095, 0x1098
 _HOST_QUEUE = (command_queue_properties.OUT_OF_ORDER_EXEC_MODE_ENABLE
                | command_queue_properties.PROFILING_ENABLE)
-
-
-def profiling_forced() -> bool:
-    """``SGVM_PROFILE``: every launch collects its message profile (exit_report.py)."""
-    return os.environ.get("SGVM_PROFILE", "").strip() not in ("", "0")
 
 
 def _create_queue(context: Any, device: Any, props: int, array: list[int]) -> Any:
@@ -40,11 +35,10 @@ def _create_queue(context: Any, device: Any, props: int, array: list[int]) -> An
                     "CL_INVALID_QUEUE_PROPERTIES")
     if props & ~_HOST_QUEUE:
         raise Error(f"unknown queue properties {props:#x}", "CL_INVALID_VALUE")
-    cl_props = props & command_queue_properties.PROFILING_ENABLE
-    if profiling_forced():
-        cl_props |= command_queue_properties.PROFILING_ENABLE
-    queue = Queue(ctx, dev, props, CommandQueue(ctx.obj, dev.obj, cl_props))
-    queue.properties_array = array
+    # Timestamps are the ICD's own (commands.py); sgvm.cl's profiling queues also collect the message
+    # profile, which costs time: only under SGVM_PROFILE.
+    cl_props = command_queue_properties.PROFILING_ENABLE if profiling_forced() else 0
+    queue = Queue(ctx, dev, props, array, CommandQueue(ctx.obj, dev.obj, cl_props))
     h = handles.new(handles.QUEUE, queue, holds=(ctx,))
     h.on_free.append(queue.close)
     return state.ffi.cast("cl_command_queue", h.cdata)

@@ -70,10 +70,12 @@ class Command:
 class Queue:
     """One command queue: its sgvm.cl queue and the commands held back."""
 
-    def __init__(self, context: handles.Handle, device: handles.Handle, properties: int, cl_queue: Any) -> None:
+    def __init__(self, context: handles.Handle, device: handles.Handle, properties: int,
+                 properties_array: list[int], cl_queue: Any) -> None:
         self.context = context
         self.device = device
         self.properties = properties
+        self.properties_array = properties_array  # as given to clCreateCommandQueueWithProperties
         self.cl_queue = cl_queue
         self.pending: list[Command] = []
         self.last: Event | None = None

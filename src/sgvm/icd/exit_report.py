@@ -65,7 +65,7 @@ def after_launch(kernel: Any, result: Any) -> None:
             _checkers.append(checker)
         if check_file:
             _write(check_file, _summary())
-    if result is not None and getattr(result, "profile", None) is not None and _profile_wanted():
+    if result is not None and getattr(result, "profile", None) is not None and profiling_forced():
         _profile.merge(result.profile)
         _profiled = True
         profile_file = os.environ.get("SGVM_PROFILE_REPORT")
@@ -73,7 +73,8 @@ def after_launch(kernel: Any, result: Any) -> None:
             _write(profile_file, {"text": _profile.table()})
 
 
-def _profile_wanted() -> bool:
+def profiling_forced() -> bool:
+    """``SGVM_PROFILE``: every launch collects its message profile."""
     return os.environ.get("SGVM_PROFILE", "").strip() not in ("", "0")
 
 
