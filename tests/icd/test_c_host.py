@@ -76,3 +76,25 @@ def test_an_unchecked_fault_is_told_and_returned_as_an_error(host, env):
     out = subprocess.run([str(host), "oob"], env=env, capture_output=True, text=True, timeout=120)
     assert "launch status -5" in out.stdout  # CL_OUT_OF_RESOURCES
     assert "KernelMemoryError" in out.stderr
+
+
+def _system_loader() -> Path | None:
+    import ctypes.util
+
+    name = ctypes.util.find_library("OpenCL")
+    if name is None:
+        return None
+    for folder in ("/usr/lib/x86_64-linux-gnu", "/usr/lib64", "/usr/lib"):
+        if (Path(folder) / name).exists():
+            return Path(folder) / name
+    return None
+
+
+@pytest.mark.skipif(_system_loader() is None, reason="no system ICD loader (apt-get install ocl-icd-libopencl1)")
+def test_the_system_loader_under_sgvm_exec(tmp_path, icd_env):
+    exe = tmp_path / "host"
+    subprocess.run([sys.executable, "-m", "ziglang", "cc", "-O1", str(HERE / "host.c"), str(_system_loader()),
+                    "-o", str(exe)], check=True, capture_output=True)
+    out = run_sgvm("exec", "--", str(exe), "list", env=icd_env)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.splitlines()[:2] == ["platform: sgvm", "device: sgvm CPU"]
