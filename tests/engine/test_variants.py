@@ -8,7 +8,8 @@ import pytest
 
 import sgvm
 import sgvm.cl as cl
-from sgvm.runtime.profiles import PORTABILITY_DEVICE
+from sgvm.runtime.device import CPU_DEVICE
+from sgvm.runtime.profiles import with_all_sub_group_sizes
 from sgvm.runtime.quick import _context
 from sgvm.runtime.variant import PATTERN_BYTE, Variant, slot_local_ids
 
@@ -61,7 +62,7 @@ def module():
 def _ids(module, size, mapping, S=16):
     n = int(np.prod(size))
     (out,), _ = run(module, "ids", [np.zeros(6 * n, np.int32)], size, size,
-                    variant=Variant(sub_group_size=S, mapping=mapping), device=PORTABILITY_DEVICE)
+                    variant=Variant(sub_group_size=S, mapping=mapping), device=with_all_sub_group_sizes(CPU_DEVICE))
     return out.reshape(size[::-1] + (6,))  # [z][y][x]
 
 

@@ -33,7 +33,13 @@ PROFILES: dict[str, DeviceModel] = {
 
 # Every size some implementation offers: what the portability check tries.
 ALL_SUB_GROUP_SIZES: tuple[int, ...] = (4, 8, 16, 32, 64)
-PORTABILITY_DEVICE = replace(CPU_DEVICE, sub_group_sizes=ALL_SUB_GROUP_SIZES, max_num_sub_groups=256)
+
+
+def with_all_sub_group_sizes(device: DeviceModel) -> DeviceModel:
+    """``device`` offering every size of ``ALL_SUB_GROUP_SIZES`` (the portability check's
+    variants run on it)."""
+    return replace(device, sub_group_sizes=ALL_SUB_GROUP_SIZES,
+                   max_num_sub_groups=device.max_work_group_size // min(ALL_SUB_GROUP_SIZES))
 
 
 def profile_device(name: str | None = None) -> DeviceModel:

@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import functools
 import os
-from dataclasses import dataclass, fields, replace
+from dataclasses import dataclass, fields
 from typing import Any
 
 import numpy as np
@@ -125,10 +125,6 @@ def variant_from_settings(options: Any = None, default_mapping: str = "linear") 
         else:
             values[name] = value
     return Variant(**values)
-
-
-def with_size(variant: Variant, size: int | None) -> Variant:
-    return replace(variant, sub_group_size=size)
 
 
 @functools.lru_cache(maxsize=64)

@@ -37,7 +37,7 @@ from ...runtime.args import ImageArg, KernelArg, LocalArg
 from ...runtime.device import CPU_DEVICE, DeviceModel
 from ...runtime.launch import LaunchResult, arg_labels, launch, sub_group_size
 from ...runtime.ndrange import NDRange
-from ...runtime.profiles import ALL_SUB_GROUP_SIZES
+from ...runtime.profiles import with_all_sub_group_sizes
 from ...runtime.variant import Variant, variant_from_settings
 from .attribution import attributions
 from .compare import Output, diff, outputs, restore, snapshot
@@ -101,8 +101,7 @@ def check_portability(module: Any, kernel: str, args: Sequence[KernelArg], ndran
         report.not_run = [p.label for p in planned[max_variants:]]
         report.why_not_run = f"--variants {max_variants}"
         planned = planned[:max_variants]
-    wide = replace(device, sub_group_sizes=ALL_SUB_GROUP_SIZES,
-                   max_num_sub_groups=device.max_work_group_size // min(ALL_SUB_GROUP_SIZES))
+    wide = with_all_sub_group_sizes(device)
     runs.steps = min(limits.max_steps(), 4 * result.steps + 10_000)
     changed: dict[str, list[tuple[Outcome, Trace]]] = {}
     for i, pv in enumerate(planned):
