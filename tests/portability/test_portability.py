@@ -328,3 +328,13 @@ def test_program_scope_globals_start_alike():
         out = np.full(1, -1, np.int32)
         r = check(prg, "k", (64,), (32,), out)
         assert r.findings == [] and out[0] == launch_number
+
+
+def test_cpu_device_only(program):
+    """The variants are settings of the CPU engine: another device is refused, not ignored."""
+    from sgvm.check.portability import check_portability
+    from sgvm.runtime.device import CUDA_DEVICE
+    from sgvm.runtime.ndrange import NDRange
+
+    with pytest.raises(sgvm.UnsupportedError, match="runs on the CPU device, not 'sgvm CUDA'"):
+        check_portability(program.module, "vadd", [], NDRange((64,), (64,)), device=CUDA_DEVICE)

@@ -32,7 +32,7 @@ from typing import Any
 
 from ...engine.common import limits
 from ...engine.common.signature import kernel_params
-from ...errors import KernelMemoryError, KernelTimeout, LogicError
+from ...errors import KernelMemoryError, KernelTimeout, LogicError, UnsupportedError
 from ...runtime.args import ImageArg, KernelArg, LocalArg
 from ...runtime.device import CPU_DEVICE, DeviceModel
 from ...runtime.launch import LaunchResult, arg_labels, launch, sub_group_size
@@ -71,6 +71,9 @@ def check_portability(module: Any, kernel: str, args: Sequence[KernelArg], ndran
     t0 = time.perf_counter()
     if kernel not in module.kernel_names:
         raise LogicError(f"no kernel named '{kernel}'", "CL_INVALID_KERNEL_NAME")
+    if device.engine != "numpy":
+        raise UnsupportedError(f"the portability check runs on the CPU device, not '{device.name}' "
+                               "(SGVM_DEVICE=cpu)")
     prog = program_for(module, kernel)
     params = kernel_params(module, kernel)
     labels = [name if name and not name.startswith("argument ") else label for name, label in
