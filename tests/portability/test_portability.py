@@ -338,3 +338,17 @@ def test_cpu_device_only(program):
 
     with pytest.raises(sgvm.UnsupportedError, match="runs on the CPU device, not 'sgvm CUDA'"):
         check_portability(program.module, "vadd", [], NDRange((64,), (64,)), device=CUDA_DEVICE)
+
+
+def test_check_modes(monkeypatch):
+    from sgvm.check.runner import check_mode
+
+    assert check_mode(True) == "ub" and check_mode(False) == "" and check_mode("portability")
+    monkeypatch.setenv("SGVM_CHECK", "Portability")
+    assert check_mode() == "portability"
+    monkeypatch.setenv("SGVM_CHECK", "off")
+    assert check_mode() == ""
+    monkeypatch.setenv("SGVM_CHECK", "races")
+    ctx, _ = _context()
+    with pytest.raises(cl.LogicError, match="SGVM_CHECK='races' is not a check: use 1"):
+        cl.Program(ctx, SRC).build()

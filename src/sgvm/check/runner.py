@@ -31,17 +31,20 @@ PORTABILITY = "portability"
 def check_mode(flag: bool | str | None = None) -> str:
     """``""`` (no check), ``"ub"`` (the checker) or ``"portability"`` (docs/portability.md):
     from ``flag`` when given (True, False or "portability"), else from ``SGVM_CHECK``
-    (a true value, or ``portability``)."""
+    (unset or 0/false/no/off; 1/true/yes/on; ``portability``). Anything else raises
+    ValueError naming where it came from."""
+    source = "check="
     if flag is None:
-        flag = os.environ.get("SGVM_CHECK", "").strip().lower()
-        if flag in ("", "0", "false", "no", "off"):
+        flag, source = os.environ.get("SGVM_CHECK", "").strip(), "SGVM_CHECK="
+        if flag.lower() in ("", "0", "false", "no", "off"):
             return ""
     if isinstance(flag, str):
-        if flag.strip().lower() == PORTABILITY:
+        word = flag.strip().lower()
+        if word == PORTABILITY:
             return PORTABILITY
-        if flag.strip().lower() in ("1", "true", "yes", "on", "ub"):
+        if word in ("1", "true", "yes", "on"):
             return "ub"
-        raise ValueError(f"check={flag!r}: use True, False or 'portability'")
+        raise ValueError(f"{source}{flag!r} is not a check: use 1 (the checker) or 'portability'")
     return "ub" if flag else ""
 
 
