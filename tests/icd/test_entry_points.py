@@ -165,3 +165,19 @@ def test_calls_from_several_threads(lib, device, context):
     for t in threads:
         t.join()
     assert failures == []
+
+
+def test_a_released_queue_still_runs_its_held_commands(lib, device, context):
+    err = ctypes.c_int32()
+    queue = ctypes.c_void_p(lib.clCreateCommandQueue(context, device, ctypes.c_uint64(0), ctypes.byref(err)))
+    gate = ctypes.c_void_p(lib.clCreateUserEvent(context, ctypes.byref(err)))
+    buf = ctypes.c_void_p(lib.clCreateBuffer(context, ctypes.c_uint64(1), 64, None, None))
+    pattern = ctypes.c_int32(42)
+    assert lib.clEnqueueFillBuffer(queue, buf, ctypes.byref(pattern), 4, 0, 64, 1, ctypes.byref(gate), None) == 0
+    assert lib.clReleaseCommandQueue(queue) == 0  # returns at once: an implicit flush, not a finish
+    assert lib.clSetUserEventStatus(gate, 0) == 0
+    assert lib.clSetUserEventStatus(gate, 0) == CODES["CL_INVALID_OPERATION"]  # set once only
+    other = ctypes.c_void_p(lib.clCreateCommandQueue(context, device, ctypes.c_uint64(0), ctypes.byref(err)))
+    out = np.zeros(16, np.int32)
+    assert lib.clEnqueueReadBuffer(other, buf, 1, 0, 64, out.ctypes.data_as(ctypes.c_void_p), 0, None, None) == 0
+    assert (out == 42).all()

@@ -81,10 +81,7 @@ def clRetainCommandQueue(queue: Any) -> None:
 
 @api()
 def clReleaseCommandQueue(queue: Any) -> None:
-    h = handles.get(queue, handles.QUEUE)
-    if h.refs == 1:
-        h.obj.finish()  # "performs an implicit flush" and the commands still run
-    handles.release(h)
+    handles.release(handles.get(queue, handles.QUEUE))
 
 
 @api()

@@ -78,6 +78,7 @@ class Queue:
         self.properties_array = properties_array  # as given to clCreateCommandQueueWithProperties
         self.cl_queue = cl_queue
         self.pending: list[Command] = []
+        self.closed = False
         self.last: Event | None = None
         self.barrier: Event | None = None
         _QUEUES.append(self)
@@ -91,7 +92,10 @@ class Queue:
         return bool(self.properties & command_queue_properties.PROFILING_ENABLE)
 
     def close(self) -> None:
-        if self in _QUEUES:
+        """The application released the queue: its held commands still run when their
+        events complete (clReleaseCommandQueue "performs an implicit flush"), then it goes."""
+        self.closed = True
+        if not self.pending and self in _QUEUES:
             _QUEUES.remove(self)
 
     def submit(self, ctype: int, work: Callable[[], Any], waits: list[Event], *, blocking: bool = False,
@@ -178,6 +182,8 @@ def drain() -> None:
                     progress = True
                 elif q.in_order:
                     break
+            if q.closed and not q.pending and q in _QUEUES:
+                _QUEUES.remove(q)
 
 
 def wait_for(events: list[Event]) -> None:
