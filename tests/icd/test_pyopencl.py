@@ -173,6 +173,13 @@ def test_errors_come_back_as_pyopencl_exceptions(cl, ctx):
     assert info.value.code == cl.status_code.BUILD_PROGRAM_FAILURE
     with pytest.raises(cl.LogicError):
         cl.Buffer(ctx, cl.mem_flags.READ_WRITE, 0)
+    with pytest.raises(cl.RuntimeError) as info:
+        cl.Program(ctx, "__kernel void broken( { }").compile()
+    assert info.value.code == cl.status_code.COMPILE_PROGRAM_FAILURE
+    lonely = cl.Program(ctx, "float missing(float); __kernel void k(__global float *x) { x[0] = missing(1); }")
+    with pytest.raises(cl.RuntimeError) as info:
+        cl.link_program(ctx, [lonely.compile()])
+    assert info.value.code == cl.status_code.LINK_PROGRAM_FAILURE
 
 
 def test_compile_and_link_with_a_header_and_an_external_function(cl, ctx, queue):
