@@ -181,3 +181,25 @@ def test_a_released_queue_still_runs_its_held_commands(lib, device, context):
     out = np.zeros(16, np.int32)
     assert lib.clEnqueueReadBuffer(other, buf, 1, 0, 64, out.ctypes.data_as(ctypes.c_void_p), 0, None, None) == 0
     assert (out == 42).all()
+
+
+def test_sub_group_info_and_its_khr_form(lib, device, context):
+    err = ctypes.c_int32()
+    src = ctypes.c_char_p(b"__attribute__((intel_reqd_sub_group_size(32))) "
+                          b"__kernel void k(__global int *x) { x[0] = get_sub_group_size(); }")
+    prg = ctypes.c_void_p(lib.clCreateProgramWithSource(context, 1, ctypes.byref(src), None, ctypes.byref(err)))
+    assert lib.clBuildProgram(prg, 0, None, b"", None, None) == 0
+    kernel = ctypes.c_void_p(lib.clCreateKernel(prg, b"k", ctypes.byref(err)))
+    local = (ctypes.c_size_t * 2)(48, 2)
+    for fn in (lib.clGetKernelSubGroupInfo, lib.clGetKernelSubGroupInfoKHR):
+        out = ctypes.c_size_t()
+        assert fn(kernel, device, 0x2033, 16, local, 8, ctypes.byref(out), None) == 0 and out.value == 32
+        assert fn(kernel, device, 0x2034, 16, local, 8, ctypes.byref(out), None) == 0 and out.value == 3
+        assert fn(kernel, device, 0x410A, 0, None, 8, ctypes.byref(out), None) == 0 and out.value == 32
+        assert fn(kernel, device, 0x2033, 0, None, 8, ctypes.byref(out), None) == CODES["CL_INVALID_VALUE"]
+    count = ctypes.c_size_t(2)
+    sizes = (ctypes.c_size_t * 2)()
+    got = ctypes.c_size_t()
+    assert lib.clGetKernelSubGroupInfo(kernel, device, 0x11B8, 8, ctypes.byref(count), 16, sizes,
+                                       ctypes.byref(got)) == 0
+    assert list(sizes) == [64, 1] and got.value == 16  # two sub-groups of 32, in the dimensions asked for
