@@ -16,6 +16,7 @@ from .errors import (
     KernelTimeout,
     SgvmError,
     SpirvFormatError,
+    SpirvValidationError,
     UnsupportedError,
 )
 
@@ -27,6 +28,7 @@ __all__ = [
     "KernelTimeout",
     "SgvmError",
     "SpirvFormatError",
+    "SpirvValidationError",
     "UnsupportedError",
     "compile",
     "__version__",

@@ -139,6 +139,22 @@ class SpirvFormatError(SgvmError):
         super().__init__(f"malformed SPIR-V: {where}{message}")
 
 
+class SpirvValidationError(SpirvFormatError):
+    """A SPIR-V module reads but breaks a validation rule (SPIR-V spec s2.16, s3.52) that
+    execution relies on; ``offset`` is the word offset of the offending instruction and
+    ``rule`` names the rule (``id-defined``, ``operand-type``, ``dominance`` …; docs/spirv.md).
+    The host API reports it as CL_INVALID_BINARY when the program is built."""
+
+    def __init__(self, message: str, offset: int | None = None, rule: str = ""):
+        super().__init__(message, offset)
+        self.rule = rule
+        where = f"word {offset}: " if offset is not None else ""
+        self.args = (f"invalid SPIR-V: {where}{rule}: {message}",)
+
+    def __str__(self) -> str:
+        return self.args[0]
+
+
 class KernelMemoryError(SgvmError):
     """A kernel accessed memory out of bounds or misaligned."""
 

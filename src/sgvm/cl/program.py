@@ -10,8 +10,9 @@ from ..check.runner import PORTABILITY, Checker, check_mode
 from ..compiler import ParsedOptions, compile_with_log, parse_options
 from ..compiler.lines import attach_locations
 from ..compiler.subgroup_size import check_sub_group_sizes
-from ..errors import BuildError, SpirvFormatError
+from ..errors import BuildError, SpirvFormatError, SpirvValidationError
 from ..spirv import Module, read
+from ..spirv.validate import validate
 from ._base import InfoObject, cl_error, info_value
 from ._layout import ParamSpec, kernel_params, type_layout
 from ._signature import source_params
@@ -42,6 +43,7 @@ class Program(InfoObject):
         self.source: str | None = None
         self.il: bytes | None = None
         self.module: Module | None = None
+        self.invalid: SpirvValidationError | None = None  # set when IL reads but is not valid
         # set by build(check=True) / SGVM_CHECK=1, or build(check="portability") /
         # SGVM_CHECK=portability (docs/portability.md)
         self.checker: Checker | PortabilityChecker | None = None
@@ -73,6 +75,13 @@ class Program(InfoObject):
 
     def _module_from(self, spirv: bytes) -> None:
         self.module = read(spirv)
+        self.invalid = None
+        try:
+            validate(self.module)
+        except SpirvValidationError as exc:  # reported by build() as CL_INVALID_BINARY
+            self.invalid = exc
+            self._params = {}
+            return
         sources = source_params(self.source) if self.source else {}
         self._params = {k: kernel_params(self.module, k, sources.get(k)) for k in self.module.kernel_names}
 
@@ -100,6 +109,10 @@ class Program(InfoObject):
             raise cl_error("CL_INVALID_BUILD_OPTIONS", f"{exc.what}; see the OpenCL API spec s5.8.6 for the "
                            "options clBuildProgram accepts", "clBuildProgram") from None
         if self.source is None:
+            if self.invalid is not None:
+                self._log, self._status = str(self.invalid), build_status.ERROR
+                raise cl_error("CL_INVALID_BINARY", f"{self.invalid}; the module is not valid SPIR-V "
+                               "(spirv-val reports the same)", "clBuildProgram") from None
             if "-cl-std=" not in text:  # SPIR-V has no OpenCL C version: allow non-uniform groups
                 parsed.cl_std = "CL3.0"
             try:  # cl_intel_required_subgroup_size: a size the device lacks fails the build
@@ -120,6 +133,10 @@ class Program(InfoObject):
         self._log = result.log
         self.options = result.options
         self._module_from(result.spirv)
+        if self.invalid is not None:  # the compiler's own output: never expected
+            self._status = build_status.ERROR
+            raise BuildError(f"{self._log}error: the compiled module is not valid SPIR-V: {self.invalid}\n",
+                             what="the compiler produced invalid SPIR-V", options=parsed.text)
         if checking:
             self.module = result.module()  # the same instructions, with source locations
         if result.line_dump:  # built with -g: source positions for observers (the profile)

@@ -13,6 +13,7 @@ from ..engine.backend import LaunchRequest, LaunchResult
 from ..engine.common.signature import arg_label, kernel_params
 from ..errors import LogicError, UnsupportedError
 from ..spirv import Module
+from ..spirv.validate import validate
 from .args import KernelArg
 from .device import CPU_DEVICE, DeviceModel
 from .ndrange import NDRange
@@ -51,6 +52,7 @@ def launch(module: Module, kernel: str, args: Sequence[KernelArg], ndrange: NDRa
     only the NumPy backend runs other than the defaults. ``max_steps``: the step budget
     per batch (None: ``SGVM_MAX_STEPS``)."""
     t0 = time.perf_counter()
+    validate(module)  # SpirvValidationError before any engine touches an invalid module
     if kernel not in module.kernel_names:
         raise LogicError(f"no kernel named '{kernel}'", "CL_INVALID_KERNEL_NAME")
     params = kernel_params(module, kernel)

@@ -148,14 +148,14 @@ def _printf(ctx, inst, ids) -> Op:
         gl = lanes(gl, st.L)
         for k in lanes_:
             f = fmt if fmt is not None else c_string(int(fmts[k]))
-            specs = [s for s in parse_format(f) if not isinstance(s, str)]
-            row = []
-            for i, v in enumerate(vals):
-                x = v[k]
-                if i < len(specs) and specs[i].conv == "s":
-                    x = c_string(int(x))
-                row.append(x)
-            try:
+            try:  # an invalid format prints nothing and printf returns -1 (as on CUDA)
+                specs = [s for s in parse_format(f) if not isinstance(s, str)]
+                row = []
+                for i, v in enumerate(vals):
+                    x = v[k]
+                    if i < len(specs) and specs[i].conv == "s":
+                        x = c_string(int(x))
+                    row.append(x)
                 st.printf.append((int(gl[k]), format_printf(f, row)))
             except ValueError:
                 return rdt.type(-1 % (1 << (8 * rdt.itemsize)))
