@@ -123,8 +123,8 @@ def main() -> int:
             results = run_file(tests, name, p, extra)
             total.setdefault(p, {}).update(results)
             print(f"{name:28s} {p:5s} {_counts(results)}", flush=True)
-    if args.save:
-        Path(args.save).write_text(json.dumps(total, indent=1))
+            if args.save:  # after every file: a long run stopped early keeps what it did
+                Path(args.save).write_text(json.dumps(total, indent=1))
     if "sgvm" in total and "pocl" in total:
         reference = [t for t, v in total["pocl"].items() if v == "passed"]
         missing = [t for t in reference if total["sgvm"].get(t) != "passed"]
