@@ -29,6 +29,7 @@ bench: $(STAMP)
 	$(BIN)/python benchmarks/portability_bench.py
 	$(BIN)/python benchmarks/profile_overhead.py
 	$(BIN)/python benchmarks/icd_launch_bench.py
+	$(BIN)/python benchmarks/launch_bench.py
 
 # PyOpenCL's own test suite on the sgvm platform (long; not part of `make test`).
 # With PoCL installed (apt-get install pocl-opencl-icd) it runs there too and compares.

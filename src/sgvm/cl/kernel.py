@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import sys
 from collections.abc import Sequence
 from typing import Any
@@ -9,8 +10,10 @@ from typing import Any
 import numpy as np
 
 from ..check.portability import PortabilityChecker
+from ..compiler.subgroup_size import ENV as SUB_GROUP_SIZE_ENV
 from ..compiler.subgroup_size import kernel_sub_group_size
 from ..runtime.args import BufferArg, ImageArg, KernelArg, LocalArg, NullArg, SamplerArg, ValueArg
+from ..runtime.ndrange import NDRange
 from ..runtime.variant import sub_group_count
 from ._base import InfoObject, cl_error, info_value, param_text
 from ._layout import ParamSpec, static_local_bytes
@@ -80,6 +83,16 @@ def _value_bytes(value: Any) -> bytes | None:
         return None
 
 
+_MISSING = object()
+
+
+def _sizes_key(sizes: Any) -> Any:
+    """A hashable form of an enqueue's size argument that tells its value and type apart."""
+    if isinstance(sizes, list):
+        return ("list", *sizes)
+    return sizes
+
+
 def _is_index(index: Any, count: int) -> bool:
     """``index`` is an integer in ``[0, count)``."""
     return isinstance(index, int | np.integer) and not isinstance(index, bool) and 0 <= index < count
@@ -113,6 +126,8 @@ class Kernel(InfoObject):
         modes = program.module.entry_point(name).execution_modes
         self.reqd_work_group_size: tuple[int, int, int] | None = modes.get("LocalSize")
         self.required_sub_group_size: int | None = modes["SubgroupSize"][0] if "SubgroupSize" in modes else None
+        self.param_names = [p.name for p in self.params]
+        self._ndranges: dict[tuple, NDRange | None] = {}  # enqueue sizes → NDRange (``ndrange``)
 
     # -- arguments -----------------------------------------------------------------
     def set_scalar_arg_dtypes(self, dtypes: Sequence[Any]) -> None:
@@ -358,6 +373,30 @@ class Kernel(InfoObject):
         return 0
 
     # -- enqueue ---------------------------------------------------------------------
+    def ndrange(self, device: Device, global_size: Any, local_size: Any, global_offset: Any,
+                g_times_l: bool = False, allow_empty: bool = False) -> NDRange | None:
+        """The checked NDRange of an enqueue (``resolve_ndrange``), remembered per distinct
+        sizes (and SGVM_SUB_GROUP_SIZE, which the default local size depends on) so that a
+        host launching the same sizes again pays a dictionary look-up."""
+        try:
+            key = (device, _sizes_key(global_size), _sizes_key(local_size), _sizes_key(global_offset),
+                   g_times_l, allow_empty, os.environ.get(SUB_GROUP_SIZE_ENV))
+            hit = self._ndranges.get(key, _MISSING)
+        except TypeError:  # unhashable sizes (an ndarray …): no memo
+            key, hit = None, _MISSING
+        if hit is not _MISSING:
+            return hit
+        nd = resolve_ndrange(global_size, local_size, global_offset, device=device.model,
+                             kernel_wg_size=self.work_group_size(device), reqd=self.reqd_work_group_size,
+                             sub_group_size=self.compiled_sub_group_size(device),
+                             uniform_required=self.program.uniform_work_groups_required,
+                             g_times_l=g_times_l, allow_empty=allow_empty)
+        if key is not None:
+            if len(self._ndranges) >= 64:
+                self._ndranges.clear()
+            self._ndranges[key] = nd
+        return nd
+
     def __call__(self, queue: CommandQueue, global_size: Any, local_size: Any, *args: Any,
                  global_offset: Any = None, wait_for: Sequence[Event] | None = None, g_times_l: bool = False,
                  allow_empty_ndrange: bool = False) -> Event:
@@ -384,20 +423,12 @@ def enqueue_nd_range_kernel(queue: CommandQueue, kernel: Kernel, global_work_siz
         raise cl_error("CL_INVALID_KERNEL", "the second argument must be a cl.Kernel", routine)
     if kernel.program.context is not queue.context:
         raise cl_error("CL_INVALID_CONTEXT", "the kernel and the queue belong to different contexts", routine)
-    unset = [p.label for p, a in zip(kernel.params, kernel._args, strict=True) if a is None]
-    if unset:
+    if None in kernel._args:
+        unset = [p.label for p, a in zip(kernel.params, kernel._args, strict=True) if a is None]
         raise cl_error("CL_INVALID_KERNEL_ARGS", f"kernel '{kernel.name}': set {', '.join(unset)} before enqueueing",
                        routine)
-    ndrange = resolve_ndrange(
-        global_work_size, local_work_size, global_work_offset,
-        device=queue.device.model,
-        kernel_wg_size=kernel.work_group_size(queue.device),
-        reqd=kernel.reqd_work_group_size,
-        sub_group_size=kernel.compiled_sub_group_size(queue.device),
-        uniform_required=kernel.program.uniform_work_groups_required,
-        g_times_l=g_times_l,
-        allow_empty=allow_empty_ndrange,
-    )
+    ndrange = kernel.ndrange(queue.device, global_work_size, local_work_size, global_work_offset, g_times_l,
+                             allow_empty_ndrange)
     if ndrange is None:
         return queue.run(command_type.NDRANGE_KERNEL, lambda: None, wait_for, routine)
     module = kernel.program.module
@@ -407,7 +438,7 @@ def enqueue_nd_range_kernel(queue: CommandQueue, kernel: Kernel, global_work_siz
         observers = [ProfileObserver()] if queue.profiling else []
         checker = kernel.program.checker
         common = {"device": queue.device.model, "options": kernel.program.options,
-                  "param_names": [p.name for p in kernel.params]}
+                  "param_names": kernel.param_names}
         if isinstance(checker, PortabilityChecker):  # docs/portability.md
             result = checker.launch(module, kernel.name, args, ndrange, observers=observers,
                                     param_types=[p.type_name for p in kernel.params], **common)

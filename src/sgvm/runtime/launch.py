@@ -4,13 +4,14 @@ backend through the backend interface (``engine.backend``; docs/internals.md, "L
 from __future__ import annotations
 
 import time
+import weakref
 from collections.abc import Sequence
 from typing import Any
 
 from ..compiler.subgroup_size import kernel_sub_group_size
 from ..engine import backend as backends
 from ..engine.backend import LaunchRequest, LaunchResult
-from ..engine.common.signature import arg_label, kernel_params
+from ..engine.common.signature import KernelParam, arg_label, kernel_params
 from ..errors import LogicError, UnsupportedError
 from ..spirv import Module
 from ..spirv.validate import validate
@@ -40,6 +41,40 @@ def arg_labels(params: Sequence[Any], param_names: Sequence[str] | None) -> list
             for i, p in enumerate(params)]
 
 
+_KERNELS: weakref.WeakKeyDictionary[Module, dict[str, tuple[tuple[KernelParam, ...], dict]]] = \
+    weakref.WeakKeyDictionary()
+
+
+def _kernel(module: Module, kernel: str) -> tuple[tuple[KernelParam, ...], dict]:
+    """The parameters and execution modes of entry point ``kernel`` (remembered per module,
+    which is validated first); CL_INVALID_KERNEL_NAME when the module has no such kernel."""
+    per = _KERNELS.get(module)
+    if per is None:
+        per = _KERNELS[module] = {}
+    hit = per.get(kernel)
+    if hit is None:
+        validate(module)  # SpirvValidationError before any engine touches an invalid module
+        if kernel not in module.kernel_names:
+            raise LogicError(f"no kernel named '{kernel}'", "CL_INVALID_KERNEL_NAME")
+        hit = per[kernel] = (kernel_params(module, kernel), module.entry_point(kernel).execution_modes)
+    return hit
+
+
+_LABELS: dict[tuple[int, tuple[str, ...]], tuple[tuple[KernelParam, ...], list[str]]] = {}
+
+
+def _labels(params: tuple[KernelParam, ...], names: tuple[str, ...]) -> list[str]:
+    """``arg_labels``, remembered per parameter tuple (``kernel_params`` keeps one per kernel)."""
+    hit = _LABELS.get((id(params), names))
+    if hit is not None and hit[0] is params:
+        return hit[1]
+    labels = arg_labels(params, names)
+    if len(_LABELS) >= 256:
+        _LABELS.clear()
+    _LABELS[(id(params), names)] = (params, labels)
+    return labels
+
+
 def launch(module: Module, kernel: str, args: Sequence[KernelArg], ndrange: NDRange, *,
            device: DeviceModel = CPU_DEVICE, observers: Sequence[Any] = (),
            options: Any = None, param_names: Sequence[str] | None = None,
@@ -52,10 +87,7 @@ def launch(module: Module, kernel: str, args: Sequence[KernelArg], ndrange: NDRa
     only the NumPy backend runs other than the defaults. ``max_steps``: the step budget
     per batch (None: ``SGVM_MAX_STEPS``)."""
     t0 = time.perf_counter()
-    validate(module)  # SpirvValidationError before any engine touches an invalid module
-    if kernel not in module.kernel_names:
-        raise LogicError(f"no kernel named '{kernel}'", "CL_INVALID_KERNEL_NAME")
-    params = kernel_params(module, kernel)
+    params, modes = _kernel(module, kernel)
     if len(args) != len(params):
         raise LogicError(f"kernel '{kernel}' takes {len(params)} arguments, {len(args)} given",
                          "CL_INVALID_KERNEL_ARGS")
@@ -68,13 +100,14 @@ def launch(module: Module, kernel: str, args: Sequence[KernelArg], ndrange: NDRa
                          f"size {ndrange.local_size}", "CL_INVALID_WORK_GROUP_SIZE")
     if variant is None:
         variant = variant_from_settings(options, device.sub_group_mapping)
-    S = sub_group_size(module.entry_point(kernel).execution_modes, options, device, variant)
+    S = sub_group_size(modes, options, device, variant)
     if device.engine != "numpy" and variant.differences(Variant(sub_group_size=variant.sub_group_size,
                                                                 seed=variant.seed)):
         raise UnsupportedError(f"{variant.describe()}: only the CPU device runs other than "
                                "sgvm's own choices (docs/portability.md)")
     if ndrange.work_items == 0:
         return LaunchResult()
-    request = LaunchRequest(module, kernel, args, ndrange, S, params, arg_labels(params, param_names),
+    request = LaunchRequest(module, kernel, args, ndrange, S, params,
+                            _labels(params, tuple(param_names) if param_names else ()),
                             device, observers, options, t0, variant, max_steps)
     return backends.get(device.engine).launch(request)

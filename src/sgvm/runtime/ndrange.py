@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import cached_property
 
 from ..errors import LogicError
 
@@ -26,7 +27,8 @@ def _pad(values: Sequence[int] | int | None, fill: int, what: str) -> tuple[int,
 
 @dataclass(frozen=True, init=False)
 class NDRange:
-    """Global size, local (work-group) size, global offset and ``work_dim``."""
+    """Global size, local (work-group) size, global offset and ``work_dim``; the derived
+    counts are computed once per NDRange (launches reuse their NDRange)."""
 
     global_size: tuple[int, int, int]
     local_size: tuple[int, int, int]
@@ -48,28 +50,28 @@ class NDRange:
         object.__setattr__(self, "global_offset", off)
         object.__setattr__(self, "work_dim", dim)
 
-    @property
+    @cached_property
     def num_groups(self) -> tuple[int, int, int]:
         """Work-groups per dimension, counting a non-uniform remainder group."""
         return tuple(-(-g // l) for g, l in zip(self.global_size, self.local_size, strict=False))  # type: ignore[return-value]
 
-    @property
+    @cached_property
     def total_groups(self) -> int:
         nx, ny, nz = self.num_groups
         return nx * ny * nz
 
-    @property
+    @cached_property
     def work_items(self) -> int:
         gx, gy, gz = self.global_size
         return gx * gy * gz
 
-    @property
+    @cached_property
     def group_volume(self) -> int:
         """Items in a full (enqueued-size) work-group."""
         lx, ly, lz = self.local_size
         return lx * ly * lz
 
-    @property
+    @cached_property
     def uniform(self) -> bool:
         """Whether every work-group has the enqueued size."""
         return all(g % l == 0 for g, l in zip(self.global_size, self.local_size, strict=False))

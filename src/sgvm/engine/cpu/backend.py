@@ -9,9 +9,11 @@ cache-friendly and memory stays bounded); each batch runs through ``scheduler.ca
 
 from __future__ import annotations
 
+import functools
 import os
 import sys
 import time
+import weakref
 from typing import Any
 
 import numpy as np
@@ -19,6 +21,8 @@ import numpy as np
 from ...errors import LogicError, UnsupportedError
 from ...runtime.args import BufferArg, ImageArg, KernelArg, LocalArg, NullArg, SamplerArg, ValueArg
 from ...runtime.memory import Allocation
+from ...runtime.ndrange import NDRange
+from ...runtime.variant import Variant
 from ..backend import Backend, LaunchRequest, LaunchResult
 from ..common import limits
 from ..common import types as T
@@ -42,26 +46,47 @@ def _arg_value(arg: KernelArg, t: Any, name: str, byval: bool, keep: list) -> An
     if isinstance(arg, NullArg):
         return np.uint64(0)
     if isinstance(arg, ValueArg):
+        if not byval:
+            return _plain_value(bytes(arg.data), t, name)
         data = np.frombuffer(bytes(arg.data), np.uint8)
-        target = t.pointee if byval else t
-        size = T.size_of(target)
-        if len(data) != size and not (target.op == "Vector" and target.count == 3
-                                      and len(data) == T.data_size(target)):
-            raise LogicError(f"argument '{name}': {len(data)} bytes given, parameter takes {size}",
-                             "CL_INVALID_ARG_SIZE")
-        if byval:
-            a = Allocation(data.copy(), "private", name, read_only=True)
-            keep.append(a)
-            return np.uint64(a.base)
-        if t.op == "Pointer":
-            return np.uint64(int.from_bytes(data.tobytes(), "little"))
-        return unpack(target, data)
+        _check_size(data, t.pointee, name)
+        a = Allocation(data.copy(), "private", name, read_only=True)
+        keep.append(a)
+        return np.uint64(a.base)
     if isinstance(arg, ImageArg):
         return image_handle(arg.image)
     if isinstance(arg, SamplerArg):
         return sampler_handle(arg.sampler)
     raise LogicError(f"argument '{name}': unsupported argument kind {type(arg).__name__}",
                      "CL_INVALID_ARG_VALUE")
+
+
+def _check_size(data: np.ndarray, target: Any, name: str) -> None:
+    size = T.size_of(target)
+    if len(data) != size and not (target.op == "Vector" and target.count == 3
+                                  and len(data) == T.data_size(target)):
+        raise LogicError(f"argument '{name}': {len(data)} bytes given, parameter takes {size}",
+                         "CL_INVALID_ARG_SIZE")
+
+
+_PLAIN: dict[tuple[bytes, Any], Any] = {}  # (bytes, parameter type) → register value
+
+
+def _plain_value(raw: bytes, t: Any, name: str) -> Any:
+    """The register value of a by-value argument that is not a struct; remembered, since
+    hosts pass the same values launch after launch (arrays read-only: shared by launches)."""
+    hit = _PLAIN.get((raw, t))
+    if hit is not None:
+        return hit
+    data = np.frombuffer(raw, np.uint8)
+    _check_size(data, t, name)
+    value = np.uint64(int.from_bytes(raw, "little")) if t.op == "Pointer" else unpack(t, data)
+    if isinstance(value, np.ndarray):
+        value.flags.writeable = False
+    if len(_PLAIN) >= 4096:
+        _PLAIN.clear()
+    _PLAIN[(raw, t)] = value
+    return value
 
 
 class _Progress:
@@ -88,6 +113,46 @@ class _Progress:
             sys.stderr.write("\n")
 
 
+Bound = tuple[dict[int, str], list[tuple[int, Any]], list[tuple[int, int, str]], int]
+# Per program and labels: the last arguments bound (weakly: no buffer is kept alive for it).
+_BOUND: dict[tuple[int, int], tuple[tuple[weakref.ref, ...], Any, Bound]] = {}
+
+
+def _bind(request: LaunchRequest, prog: Any, keep: list) -> Bound:
+    """The arguments as the launch uses them: allocation id → label (error messages),
+    (param id, register value), local arguments (param id, bytes, label) and the local bytes.
+    Remembered per argument objects (a host enqueueing a kernel again passes the same ones),
+    except where a launch makes its own copies (structs by value) or asks images."""
+    args = request.args
+    key = (id(prog), id(request.labels))
+    hit = _BOUND.get(key)
+    if hit is not None and hit[1] is request.labels and len(hit[0]) == len(args) \
+            and all(r() is a for r, a in zip(hit[0], args, strict=True)):
+        return hit[2]
+    names: dict[int, str] = {}
+    values: list[tuple[int, Any]] = []
+    local_args: list[tuple[int, int, str]] = []  # (param id, bytes, label)
+    local_bytes = prog.local_bytes
+    memo = True
+    for param, arg, name in zip(request.params, args, request.labels, strict=False):
+        if isinstance(arg, LocalArg):
+            local_bytes = -(-local_bytes // 16) * 16 + arg.nbytes
+            local_args.append((param.id, arg.nbytes, name))
+            continue
+        if isinstance(arg, BufferArg):
+            names[arg.allocation.id] = name
+        elif isinstance(arg, ImageArg):
+            names[arg.image.data.id] = name
+        memo = memo and not param.byval and isinstance(arg, BufferArg | ValueArg | NullArg)
+        values.append((param.id, _arg_value(arg, param.type, name, param.byval, keep)))
+    bound = (names, values, local_args, local_bytes)
+    if memo:
+        if len(_BOUND) >= 256:
+            _BOUND.clear()
+        _BOUND[key] = (tuple(weakref.ref(a) for a in args), request.labels, bound)
+    return bound
+
+
 class NumpyBackend(Backend):
     """See the module docstring."""
 
@@ -96,24 +161,10 @@ class NumpyBackend(Backend):
     def launch(self, request: LaunchRequest) -> LaunchResult:
         module, kernel, ndrange = request.module, request.kernel, request.ndrange
         prog = program_for(module, kernel)
-        S, variant = request.sub_group_size, request.variant
-        geom = Geometry(ndrange, S, Geometry.lanes_for(ndrange, S, variant), variant)
+        geom = _geometry(ndrange, request.sub_group_size, request.variant)
         result = LaunchResult()
         keep: list[Allocation] = []
-        names: dict[int, str] = {}
-        values: list[tuple[int, Any]] = []
-        local_args: list[tuple[int, int, str]] = []  # (param id, bytes, label)
-        local_bytes = prog.local_bytes
-        for param, arg, name in zip(request.params, request.args, request.labels, strict=False):
-            if isinstance(arg, LocalArg):
-                local_bytes = -(-local_bytes // 16) * 16 + arg.nbytes
-                local_args.append((param.id, arg.nbytes, name))
-                continue
-            if isinstance(arg, BufferArg):
-                names[arg.allocation.id] = name
-            elif isinstance(arg, ImageArg):
-                names[arg.image.data.id] = name
-            values.append((param.id, _arg_value(arg, param.type, name, param.byval, keep)))
+        names, values, local_args, local_bytes = _bind(request, prog, keep)
         if local_bytes > request.device.local_mem_size:
             raise LogicError(f"kernel '{kernel}' needs {local_bytes} bytes of local memory, the "
                              f"device has {request.device.local_mem_size}", "CL_OUT_OF_RESOURCES")
@@ -123,13 +174,16 @@ class NumpyBackend(Backend):
         P = geom.lanes_per_group
         per_batch = groups_per_batch(kernel, prog.private_bytes, P, max(1, target // P))
         total = ndrange.total_groups
-        progress = _Progress(total, kernel)
+        progress = _Progress(total, kernel) if total > per_batch else None
         printf: list[tuple[int, str]] = []
         completed = 0
         with np.errstate(all="ignore"):
-            for first, n, groups in _batches(variant, total, per_batch):
-                st = Batch(geom, first, n, kernel=kernel, max_steps=max_steps,
-                           observers=request.observers, groups=groups)
+            for first, n, groups in _batches(request.variant, total, per_batch):
+                key = (prog, geom, first, n)
+                reuse = groups is None and not request.observers
+                st = _batch(key, max_steps) if reuse else \
+                    Batch(geom, first, n, kernel=kernel, max_steps=max_steps, observers=request.observers,
+                          groups=groups)
                 st.names = names
                 _prepare(st, prog, values, local_args)
                 try:
@@ -140,8 +194,12 @@ class NumpyBackend(Backend):
                 result.batches += 1
                 printf.extend(st.printf)
                 completed += n
-                progress.update(completed)
-        progress.close()
+                if reuse:
+                    _release(key, st)
+                if progress is not None:
+                    progress.update(completed)
+        if progress is not None:
+            progress.close()
         printf.sort(key=lambda x: x[0])
         result.printf = "".join(s for _, s in printf)
         result.seconds = time.perf_counter() - request.t0
@@ -149,6 +207,40 @@ class NumpyBackend(Backend):
 
 
 BACKEND = NumpyBackend()
+
+
+@functools.lru_cache(maxsize=64)
+def _geometry(ndrange: NDRange, S: int, variant: Variant) -> Geometry:
+    """The launch's lane layout (``Geometry.lanes_for``), one per NDRange, size and variant."""
+    return Geometry(ndrange, S, Geometry.lanes_for(ndrange, S, variant), variant)
+
+# Idle batches of earlier launches without observers, by (program, geometry, first group,
+# groups): a host relaunching a kernel over the same NDRange skips setting up the lane
+# layout and the built-in lane arrays (``Batch.reset``). A batch in use is taken out, so
+# launches from several threads never share one.
+_IDLE: dict[tuple, Batch] = {}
+_IDLE_MAX = 16
+_IDLE_LANES = 1 << 14  # larger batches are not kept: their set-up is small beside their work
+
+
+def _batch(key: tuple, max_steps: int) -> Batch:
+    """An idle batch of ``key``'s layout made ready (``Batch.reset``), else a new one."""
+    prog, geom, first, n = key
+    st = _IDLE.pop(key, None)
+    if st is None:
+        return Batch(geom, first, n, kernel=prog.kernel, max_steps=max_steps, observers=())
+    st.reset(max_steps)
+    return st
+
+
+def _release(key: tuple, st: Batch) -> None:
+    if st.L > _IDLE_LANES:
+        return
+    st.private, st.local, st.template = [], [], []  # arenas go when the launch does
+    if len(_IDLE) >= _IDLE_MAX:
+        _IDLE.pop(next(iter(_IDLE)))
+    _IDLE[key] = st
+
 
 # Work-group order variants (runtime.variant) run in this many steps: step ``b`` holds
 # the work-groups at positions b, b + STEPS, b + 2·STEPS ... of the order, in lock-step.

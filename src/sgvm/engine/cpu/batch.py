@@ -126,6 +126,20 @@ class Batch:
         self.linear_1d = (self.live is None and nd.global_size[1] == nd.global_size[2] == 1
                           and contiguous)
 
+    def reset(self, max_steps: int) -> None:
+        """Make this batch (launched without observers) ready for another launch of the same
+        geometry: a fresh budget, mask, arenas and printf output; the lane layout and the
+        built-in lane arrays are kept (read-only, so no launch can change them for the next)."""
+        assert not self.obs
+        self.steps, self.max_steps = 0, max_steps
+        self.names = {}
+        self.mask = None
+        self.inst = None
+        self.private, self.local, self.printf = [], [], []
+        for v in self._cache.values():
+            if isinstance(v, np.ndarray):
+                v.flags.writeable = False
+
     # -- budget -------------------------------------------------------------
     def tick(self) -> None:
         """Count one block execution against ``SGVM_MAX_STEPS``."""

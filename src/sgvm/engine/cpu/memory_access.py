@@ -311,7 +311,7 @@ def load(st: Batch, ptr, dtype: np.dtype, count: int, align: int):
 def _load(st: Batch, ptr, dtype: np.dtype, count: int, align: int):
     mask = st.mask
     nbytes = dtype.itemsize * count
-    if np.ndim(ptr) == 0 and type(ptr) is not Affine:
+    if type(ptr) is not Affine and np.ndim(ptr) == 0:
         p = int(ptr)
         if mask is not None and not mask.any():
             return np.zeros(count, dtype)[0] if count == 1 else np.zeros(count, dtype)
@@ -375,7 +375,7 @@ def _store(st: Batch, ptr, value, dtype: np.dtype, count: int, align: int) -> No
     vec = count > 1
     if type(value) is Affine:
         value = value.materialize()
-    if np.ndim(ptr) == 0 and type(ptr) is not Affine:
+    if type(ptr) is not Affine and np.ndim(ptr) == 0:
         rng = _active_range(mask, st.L)
         if rng is None:
             return

@@ -113,7 +113,7 @@ def _add(acc, x, stride: int, sdt: np.dtype | None):
     """``acc + x * stride`` where acc is int / Affine / GroupUniform / uint64 array and x
     likewise (``sdt``: the signed dtype to read a dynamic index with; None: x is a Python
     int)."""
-    if sdt is None or (np.ndim(x) == 0 and type(x) is not Affine and type(x) is not GroupUniform):
+    if sdt is None or (type(x) is not Affine and type(x) is not GroupUniform and np.ndim(x) == 0):
         c = (int(x) if sdt is None else int(np.asarray(x).view(sdt))) * stride
         if type(acc) is int:
             return acc + c
@@ -183,7 +183,7 @@ def _access_chain(ctx, inst) -> Op:
 
     def run(r, st):
         b = r[base]
-        acc = int(b) if np.ndim(b) == 0 and type(b) is not Affine and type(b) is not GroupUniform else b
+        acc = int(b) if type(b) is not Affine and type(b) is not GroupUniform and np.ndim(b) == 0 else b
         if const:
             acc = _add(acc, const, 1, None)
         for i, s, sdt in dyn:

@@ -58,39 +58,56 @@ def table(regions: list[Region]) -> np.ndarray:
     return out
 
 
+def _cupy() -> Any:
+    import cupy
+
+    return cupy
+
+
 class Tables:
-    """Device copies of region tables, keyed by their bytes (a relaunch reuses its own)."""
+    """Device copies of region tables, by their regions (a relaunch reuses its own)."""
 
     def __init__(self) -> None:
-        self.cache: dict[bytes, Any] = {}
+        self.cache: dict[tuple[tuple[int, int, bool], ...], Any] = {}
 
-    def device(self, cp: Any, regions: list[Region]) -> Any:
-        key = table(regions).tobytes()
+    def device(self, regions: list[Region]) -> int:
+        """The device address of ``regions``' table."""
+        key = tuple((r.start, r.size, r.read_only) for r in regions)
         dev = self.cache.get(key)
         if dev is None:
             if len(self.cache) > 64:
                 self.cache.clear()
-            dev = self.cache[key] = cp.asarray(np.frombuffer(key, np.uint64))
-        return dev
+            dev = self.cache[key] = _cupy().asarray(table(regions))
+        return int(dev.data.ptr)
 
 
 class FaultRecord:
-    """The device record ``sg_fault`` writes: cleared before a launch, read after it."""
+    """The device record ``sg_fault`` writes: cleared before a launch (an asynchronous
+    memset), copied after it into pinned host memory and read after one synchronisation."""
 
     def __init__(self) -> None:
         self.dev: Any = None
+        self.host: np.ndarray | None = None
 
-    def arm(self, cp: Any) -> int:
+    def arm(self) -> int:
+        cp = _cupy()
         if self.dev is None:
             self.dev = cp.zeros(4, cp.uint64)
+            pinned = cp.cuda.alloc_pinned_memory(32)
+            self.host = np.frombuffer(pinned, np.uint64, 4)
         else:
-            cp.cuda.runtime.memsetAsync(self.dev.data.ptr, 0, 32,
-                                        cp.cuda.get_current_stream().ptr)
+            cp.cuda.runtime.memsetAsync(self.dev.data.ptr, 0, 32, cp.cuda.get_current_stream().ptr)
         return int(self.dev.data.ptr)
 
     def read(self) -> np.ndarray | None:
-        rec = self.dev.get()
-        return rec if rec[0] else None
+        """The record after the launch, or None when no work-item faulted."""
+        cp = _cupy()
+        assert self.host is not None
+        stream = cp.cuda.get_current_stream().ptr
+        cp.cuda.runtime.memcpyAsync(self.host.ctypes.data, self.dev.data.ptr, 32,
+                                    cp.cuda.runtime.memcpyDeviceToHost, stream)
+        cp.cuda.runtime.streamSynchronize(stream)
+        return self.host.copy() if self.host[0] else None
 
 
 def _gid(linear: int, nd: NDRange) -> tuple[int, ...]:

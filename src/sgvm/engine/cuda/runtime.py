@@ -3,11 +3,12 @@
 * Compiled modules are cached by a hash of the generated code; options
   ``-fmad=false`` (OpenCL forbids contraction unless the program allows it; clang
   already turns allowed contractions into ``fma``) and ``-std=c++17``.
-* Device memory: every Allocation a kernel receives gets a device mirror, created
-  on first use and kept (``_Mirrors``); it is re-uploaded only when the host may
-  have changed the bytes and downloaded only when the host asks for them
-  (``runtime.residency.host_access``, called by the host API). Allocations whose
-  bytes overlap (sub-buffers) are kept coherent through the host copy.
+* Device memory: ``mirrors.py``.
+* A launch of a kernel already launched reuses what the first one prepared
+  (``_Plan``: the compiled function, its globals' regions, the grid per NDRange,
+  by-value arguments per value), so its cost is the argument list and CuPy's launch.
+  With the bounds checks on it ends with one 32-byte copy of the fault record into
+  pinned host memory and one stream synchronisation.
 * Non-uniform NDRanges launch each remainder region separately, with its own
   block shape and its first work-group id (``SgCtx.gofs``), so every work-group
   is one CUDA block of exactly its size.
@@ -25,7 +26,6 @@ from typing import Any
 import numpy as np
 
 from ...errors import LogicError, UnsupportedError
-from ...runtime import residency
 from ...runtime.args import BufferArg, ImageArg, KernelArg, LocalArg, NullArg, SamplerArg, ValueArg
 from ...runtime.memory import Allocation
 from ...runtime.ndrange import NDRange
@@ -36,19 +36,13 @@ from ..common import types as T
 from . import bounds
 from . import printf as P
 from .images import Descriptors
+from .mirrors import MIRRORS, cupy
 from .render import KernelInfo, Renderer
 
 OPTIONS = ("-fmad=false", "-std=c++17")
-GUARD = 256
 _SOURCES: weakref.WeakKeyDictionary[Module, dict[tuple[int, bool], tuple[str, dict[str, KernelInfo]]]] = \
     weakref.WeakKeyDictionary()
 _COMPILED: dict[str, Any] = {}
-
-
-def cupy() -> Any:
-    import cupy as cp
-
-    return cp
 
 
 def available() -> bool:
@@ -79,76 +73,6 @@ def compiled(source: str) -> Any:
     return mod
 
 
-class _Mirror:
-    __slots__ = ("dev", "host_stale", "dev_stale")
-
-    def __init__(self, dev: Any):
-        self.dev = dev
-        self.host_stale = False  # the device copy is newer
-        self.dev_stale = False  # the host copy is newer
-
-
-def _device_copy(data: np.ndarray) -> Any:
-    """A device copy of ``data`` followed by ``GUARD`` spare bytes, so that an access just
-    past the end lands in no other buffer (the bounds checks name the right one)."""
-    raw = cupy().empty(data.nbytes + GUARD, np.uint8)
-    dev = raw[:data.nbytes]
-    dev.set(data)
-    return dev
-
-
-def _span(alloc: Allocation) -> tuple[int, int]:
-    start = alloc.data.__array_interface__["data"][0]
-    return start, start + alloc.data.nbytes
-
-
-class _Mirrors:
-    """Device copies of allocations (see the module docstring)."""
-
-    def __init__(self) -> None:
-        self.by_alloc: weakref.WeakKeyDictionary[Allocation, _Mirror] = weakref.WeakKeyDictionary()
-
-    def _overlapping(self, alloc: Allocation) -> list[tuple[Allocation, _Mirror]]:
-        lo, hi = _span(alloc)
-        out = []
-        for a, m in list(self.by_alloc.items()):
-            alo, ahi = _span(a)
-            if alo < hi and lo < ahi:
-                out.append((a, m))
-        return out
-
-    def host_access(self, alloc: Allocation) -> None:
-        for a, m in self._overlapping(alloc):
-            if m.host_stale:
-                m.dev.get(out=a.data)
-                m.host_stale = False
-            m.dev_stale = True
-
-    def device(self, alloc: Allocation) -> Any:
-        """The up-to-date device array of ``alloc``."""
-        for a, m in self._overlapping(alloc):
-            if a is not alloc and m.host_stale:
-                m.dev.get(out=a.data)
-                m.host_stale = False
-        m = self.by_alloc.get(alloc)
-        if m is None:
-            m = self.by_alloc[alloc] = _Mirror(_device_copy(alloc.data))
-        elif m.dev_stale:
-            m.dev.set(alloc.data)
-            m.dev_stale = False
-        return m.dev
-
-    def written(self, alloc: Allocation) -> None:
-        """A kernel may have written ``alloc`` on the device."""
-        for a, m in self._overlapping(alloc):
-            if a is alloc:
-                m.host_stale = True
-            else:
-                m.dev_stale = True
-
-
-MIRRORS = _Mirrors()
-residency.register(MIRRORS)
 DESCRIPTORS = Descriptors()
 TABLES = bounds.Tables()
 FAULTS = bounds.FaultRecord()
@@ -166,90 +90,140 @@ def _regions(nd: NDRange) -> list[tuple[tuple[int, ...], tuple[int, ...], tuple[
     return [tuple(zip(*combo, strict=True)) for combo in itertools.product(*per_dim)]  # type: ignore[misc]
 
 
-def _value_leaves(arg: ValueArg, t: Any, ctypes: list[str]) -> list[Any]:
-    data = bytes(arg.data)
+_LEAF_DTYPES = {"u8": np.dtype(np.uint8), "u16": np.dtype(np.uint16), "u32": np.dtype(np.uint32),
+                "u64": np.dtype(np.uint64)}
+_LEAVES: dict[tuple[bytes, Any], tuple[Any, ...]] = {}
+
+
+def _value_leaves(data: bytes, t: Any, ctypes: list[str]) -> tuple[Any, ...]:
+    """A by-value argument's leaves as the kernel's scalar parameters (remembered per value:
+    hosts pass the same values launch after launch)."""
+    hit = _LEAVES.get((data, t))
+    if hit is not None:
+        return hit
     size = T.size_of(t)
     if len(data) != size and not (t.op == "Vector" and t.count == 3 and len(data) == T.data_size(t)):
         raise LogicError(f"argument: {len(data)} bytes given, parameter takes {size}",
                          "CL_INVALID_ARG_SIZE")
-    data = data.ljust(size, b"\0")
-    out = []
-    for off, ct in zip(C.leaf_offsets(t), ctypes, strict=True):
-        dt = np.dtype({"u8": np.uint8, "u16": np.uint16, "u32": np.uint32, "u64": np.uint64}[ct])
-        out.append(np.frombuffer(data, dt, 1, off)[0])
+    padded = data.ljust(size, b"\0")
+    out = tuple(np.frombuffer(padded, _LEAF_DTYPES[ct], 1, off)[0]
+                for off, ct in zip(C.leaf_offsets(t), ctypes, strict=True))
+    if len(_LEAVES) >= 4096:
+        _LEAVES.clear()
+    _LEAVES[(data, t)] = out
     return out
+
+
+class _Plan:
+    """What every launch of one kernel (module, sub-group size, checks) shares: the compiled
+    function, the program-scope globals' regions and strings, the grid per NDRange."""
+
+    def __init__(self, module: Module, kernel: str, sub_group_size: int, checked: bool) -> None:
+        source, kernels = source_for(module, sub_group_size, checked)
+        self.info = info = kernels[kernel]
+        self.mod = compiled(source)
+        self.fn = self.mod.get_function(info.cuda_name)
+        self.big_shared = 48 * 1024  # dynamic shared memory the function is set up for
+        self.globals = [bounds.Region(int(self.mod.get_global(f"g{vid}").ptr), size, ro,
+                                      f"{'constant' if ro else 'global'} allocation '{name}'")
+                        for vid, size, ro, name in info.globals] if checked else []
+        self.grids: dict[NDRange, list[tuple[Any, Any, tuple[Any, ...]]]] = {}
+
+    def grid(self, nd: NDRange) -> list[tuple[Any, Any, tuple[Any, ...]]]:
+        """(group counts, block shape, the SgCtx arguments but the printf pointer) per
+        uniform region of ``nd``."""
+        hit = self.grids.get(nd)
+        if hit is None:
+            enq = nd.local_size
+            geo = [*enq, *nd.global_offset, *nd.global_size,
+                   *(-(-g // lsz) for g, lsz in zip(nd.global_size, enq, strict=True))]
+            hit = [(counts, block, tuple(np.uint64(x) for x in (*first, *geo)) + (np.uint32(nd.work_dim),))
+                   for first, counts, block in _regions(nd)]
+            if len(self.grids) >= 64:
+                self.grids.clear()
+            self.grids[nd] = hit
+        return hit
+
+
+_PLANS: weakref.WeakKeyDictionary[Module, dict[tuple[str, int, bool], _Plan]] = weakref.WeakKeyDictionary()
+_NULL = np.uint64(0)
+
+
+def _plan(module: Module, kernel: str, sub_group_size: int, checked: bool) -> _Plan:
+    per = _PLANS.get(module)
+    if per is None:
+        per = _PLANS[module] = {}
+    key = (kernel, sub_group_size, checked)
+    plan = per.get(key)
+    if plan is None:
+        plan = per[key] = _Plan(module, kernel, sub_group_size, checked)
+    return plan
 
 
 def launch_cuda(module: Module, kernel: str, args: Sequence[KernelArg], ndrange: NDRange,
                 sub_group_size: int, result: Any, labels: Sequence[str]) -> Any:
     """Run ``kernel`` on the GPU; fills and returns ``result`` (a LaunchResult).
     ``labels``: how memory errors name each parameter (``program.arg_label``)."""
-    cp = cupy()
     t0 = time.perf_counter()
     checked = bounds.enabled()
-    source, kernels = source_for(module, sub_group_size, checked)
-    info = kernels[kernel]
-    mod = compiled(source)
-    fn = mod.get_function(info.cuda_name)
+    plan = _plan(module, kernel, sub_group_size, checked)
+    info, fn = plan.info, plan.fn
     params: list[Any] = []
     keep: list[Any] = []
     written: list[Allocation] = []
     regions: list[bounds.Region] = []
     dyn = info.local_bytes
     for (kind, ctypes, t), arg, label in zip(info.params, args, labels, strict=True):
-        if kind == "local":
+        if isinstance(arg, BufferArg) and kind != "local":
+            a = arg.allocation
+            dev = MIRRORS.device(a)
+            written.append(a)
+            ptr = dev.data.ptr
+            params.append(np.uint64(ptr + arg.offset))
+            if checked:
+                regions.append(bounds.Region(ptr, a.size, a.read_only,
+                                             f"{label} (buffer '{a.name}')" if a.name else label))
+        elif isinstance(arg, ValueArg) and kind == "value":
+            params += _value_leaves(bytes(arg.data), t, ctypes)
+        elif kind == "local":
             if not isinstance(arg, LocalArg):
                 raise LogicError("a __local parameter needs a LocalArg", "CL_INVALID_ARG_VALUE")
             dyn = -(-dyn // 16) * 16
             params.append(np.uint64(dyn))
             dyn += arg.nbytes
         elif isinstance(arg, NullArg):
-            params.append(np.uint64(0))
-        elif isinstance(arg, BufferArg):
-            a = arg.allocation
-            dev = MIRRORS.device(a)
-            written.append(a)
-            params.append(np.uint64(dev.data.ptr + arg.offset))
-            regions.append(bounds.Region(dev.data.ptr, a.size, a.read_only,
-                                         f"{label} (buffer '{a.name}')" if a.name else label))
+            params.append(_NULL)
         elif isinstance(arg, ImageArg):
             dev = MIRRORS.device(arg.image.data)
             written.append(arg.image.data)
-            params.append(np.uint64(DESCRIPTORS.handle(arg.image, dev.data.ptr, cp)))
+            params.append(np.uint64(DESCRIPTORS.handle(arg.image, dev.data.ptr, cupy())))
         elif isinstance(arg, SamplerArg):
             params.append(np.uint64(arg.sampler.literal))
         elif isinstance(arg, ValueArg) and kind == "byval":
-            dev = cp.asarray(np.frombuffer(bytes(arg.data), np.uint8))
+            dev = cupy().asarray(np.frombuffer(bytes(arg.data), np.uint8))
             keep.append(dev)
             params.append(np.uint64(dev.data.ptr))
             regions.append(bounds.Region(dev.data.ptr, dev.size, True,
                                          f"private allocation '{label}'"))
-        elif isinstance(arg, ValueArg):
-            params += _value_leaves(arg, t, ctypes)
         else:
             raise UnsupportedError(f"CUDA backend: argument kind {type(arg).__name__}")
     dyn = -(-dyn // 16) * 16
     if dyn > 64 * 1024:
         raise LogicError(f"kernel '{kernel}' needs {dyn} bytes of local memory, the device has "
                          "65536", "CL_OUT_OF_RESOURCES")
-    if dyn > 48 * 1024:
-        fn.max_dynamic_shared_size_bytes = dyn
-    enq = ndrange.local_size
-    geo = [*enq, *ndrange.global_offset, *ndrange.global_size,
-           *(-(-g // lsz) for g, lsz in zip(ndrange.global_size, enq, strict=True))]
-    records = P.buffer(cp) if info.printf_sites else None
-    pf = np.uint64(records.data.ptr if records is not None else 0)
-    checks = [np.uint64(0), np.uint32(0), np.uint32(dyn), np.uint64(0), np.uint64(0)]
+    if dyn > plan.big_shared:
+        fn.max_dynamic_shared_size_bytes = plan.big_shared = dyn
+    records = P.buffer(cupy()) if info.printf_sites else None
+    pf = np.uint64(records.data.ptr) if records is not None else _NULL
     if checked:
-        regions += [bounds.Region(int(mod.get_global(f"g{vid}").ptr), size, ro,
-                                  f"{'constant' if ro else 'global'} allocation '{name}'")
-                    for vid, size, ro, name in info.globals]
-        rng = TABLES.device(cp, regions)
-        checks = [np.uint64(rng.data.ptr), np.uint32(len(regions)), np.uint32(dyn),
-                  np.uint64(FAULTS.arm(cp)), np.uint64(limits.max_steps())]
-    for first, counts, block in _regions(ndrange):
-        ctx = [np.uint64(x) for x in (*first, *geo)] + [np.uint32(ndrange.work_dim), pf]
-        fn(counts, block, tuple(ctx + checks + params), shared_mem=dyn)
+        regions += plan.globals
+        checks = (np.uint64(TABLES.device(regions)), np.uint32(len(regions)), np.uint32(dyn),
+                  np.uint64(FAULTS.arm()), np.uint64(limits.max_steps()))
+    else:
+        checks = (_NULL, np.uint32(0), np.uint32(dyn), _NULL, _NULL)
+    tail = (pf, *checks, *params)
+    for counts, block, ctx in plan.grid(ndrange):
+        fn(counts, block, ctx + tail, shared_mem=dyn)
     for a in written:
         MIRRORS.written(a)
     del keep
@@ -257,7 +231,7 @@ def launch_cuda(module: Module, kernel: str, args: Sequence[KernelArg], ndrange:
     if fault is not None:
         raise bounds.error(kernel, fault, regions, dyn, ndrange)
     if records is not None:
-        strings = {int(mod.get_global(f"g{vid}").ptr): data for vid, data in info.strings.items()}
+        strings = {int(plan.mod.get_global(f"g{vid}").ptr): data for vid, data in info.strings.items()}
         result.printf = P.format_records(records.get(), info.printf_sites, strings)
     result.batches = 1
     result.seconds = time.perf_counter() - t0
