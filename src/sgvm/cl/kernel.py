@@ -376,10 +376,11 @@ class Kernel(InfoObject):
     def ndrange(self, device: Device, global_size: Any, local_size: Any, global_offset: Any,
                 g_times_l: bool = False, allow_empty: bool = False) -> NDRange | None:
         """The checked NDRange of an enqueue (``resolve_ndrange``), remembered per distinct
-        sizes (and SGVM_SUB_GROUP_SIZE, which the default local size depends on) so that a
-        host launching the same sizes again pays a dictionary look-up."""
+        sizes, device model (profiles are constants) and SGVM_SUB_GROUP_SIZE (which the
+        default local size depends on), so that a host launching the same sizes again pays a
+        dictionary look-up."""
         try:
-            key = (device, _sizes_key(global_size), _sizes_key(local_size), _sizes_key(global_offset),
+            key = (id(device.model), _sizes_key(global_size), _sizes_key(local_size), _sizes_key(global_offset),
                    g_times_l, allow_empty, os.environ.get(SUB_GROUP_SIZE_ENV))
             hit = self._ndranges.get(key, _MISSING)
         except TypeError:  # unhashable sizes (an ndarray …): no memo

@@ -94,8 +94,8 @@ def launch(module: Module, kernel: str, args: Sequence[KernelArg], ndrange: NDRa
     if ndrange.group_volume > device.max_work_group_size:
         raise LogicError(f"work-group size {ndrange.local_size} exceeds the device maximum "
                          f"{device.max_work_group_size}", "CL_INVALID_WORK_GROUP_SIZE")
-    if options is not None and getattr(options, "uniform_work_groups_required", False) \
-            and not ndrange.uniform:
+    if options is not None and not ndrange.uniform \
+            and getattr(options, "uniform_work_groups_required", False):
         raise LogicError(f"global size {ndrange.global_size} is not a multiple of the work-group "
                          f"size {ndrange.local_size}", "CL_INVALID_WORK_GROUP_SIZE")
     if variant is None:

@@ -50,6 +50,14 @@ class NDRange:
         object.__setattr__(self, "global_offset", off)
         object.__setattr__(self, "work_dim", dim)
 
+    def __hash__(self) -> int:
+        """Computed once: launches look NDRanges up in several caches."""
+        h = self.__dict__.get("_hash")
+        if h is None:
+            h = self.__dict__["_hash"] = hash((self.global_size, self.local_size, self.global_offset,
+                                               self.work_dim))
+        return h
+
     @cached_property
     def num_groups(self) -> tuple[int, int, int]:
         """Work-groups per dimension, counting a non-uniform remainder group."""

@@ -98,20 +98,28 @@ class Variant:
         return None
 
 
+_ENV_NAMES = {knob: env_name(knob) for knob in KNOBS.values()}
+
+
 def _setting(options: Any, knob: str) -> tuple[str | None, str]:
     opt = (getattr(options, "sgvm", None) or {}).get(knob)
     if opt:
         return opt, f"-sgvm-{knob}={opt}"
-    env = os.environ.get(env_name(knob), "").strip()
-    return (env or None), f"{env_name(knob)}={env}"
+    env = os.environ.get(_ENV_NAMES[knob], "").strip()
+    return (env or None), f"{_ENV_NAMES[knob]}={env}"
 
 
 def variant_from_settings(options: Any = None, default_mapping: str = "linear") -> Variant:
     """The variant the build options and environment choose (module docstring); the
-    mapping defaults to the device's (``DeviceModel.sub_group_mapping``)."""
+    mapping defaults to the device's (``DeviceModel.sub_group_mapping``). Every launch asks,
+    so the settings are read each time but the Variant is built once per distinct settings."""
+    return _variant(tuple(_setting(options, knob) for knob in KNOBS.values()), default_mapping)
+
+
+@functools.lru_cache(maxsize=64)
+def _variant(settings: tuple[tuple[str | None, str], ...], default_mapping: str) -> Variant:
     values: dict[str, Any] = {"mapping": default_mapping}
-    for name, knob in KNOBS.items():
-        value, source = _setting(options, knob)
+    for name, (value, source) in zip(KNOBS, settings, strict=True):
         if value is None:
             continue
         if name == "seed":

@@ -9,7 +9,6 @@ cache-friendly and memory stays bounded); each batch runs through ``scheduler.ca
 
 from __future__ import annotations
 
-import functools
 import os
 import sys
 import time
@@ -179,9 +178,8 @@ class NumpyBackend(Backend):
         completed = 0
         with np.errstate(all="ignore"):
             for first, n, groups in _batches(request.variant, total, per_batch):
-                key = (prog, geom, first, n)
                 reuse = groups is None and not request.observers
-                st = _batch(key, max_steps) if reuse else \
+                st = _batch(prog, geom, first, n, max_steps) if reuse else \
                     Batch(geom, first, n, kernel=kernel, max_steps=max_steps, observers=request.observers,
                           groups=groups)
                 st.names = names
@@ -195,7 +193,7 @@ class NumpyBackend(Backend):
                 printf.extend(st.printf)
                 completed += n
                 if reuse:
-                    _release(key, st)
+                    _release(prog, st)
                 if progress is not None:
                     progress.update(completed)
         if progress is not None:
@@ -209,37 +207,48 @@ class NumpyBackend(Backend):
 BACKEND = NumpyBackend()
 
 
-@functools.lru_cache(maxsize=64)
+_GEOMETRIES: dict[tuple[NDRange, int, int], tuple[Variant, Geometry]] = {}
+
+
 def _geometry(ndrange: NDRange, S: int, variant: Variant) -> Geometry:
-    """The launch's lane layout (``Geometry.lanes_for``), one per NDRange, size and variant."""
-    return Geometry(ndrange, S, Geometry.lanes_for(ndrange, S, variant), variant)
+    """The launch's lane layout (``Geometry.lanes_for``), one per NDRange, size and variant
+    (by identity: ``runtime.variant`` hands out one Variant per setting)."""
+    key = (ndrange, S, id(variant))
+    hit = _GEOMETRIES.get(key)
+    if hit is not None and hit[0] is variant:
+        return hit[1]
+    geom = Geometry(ndrange, S, Geometry.lanes_for(ndrange, S, variant), variant)
+    if len(_GEOMETRIES) >= 64:
+        _GEOMETRIES.clear()
+    _GEOMETRIES[key] = (variant, geom)
+    return geom
 
 # Idle batches of earlier launches without observers, by (program, geometry, first group,
 # groups): a host relaunching a kernel over the same NDRange skips setting up the lane
 # layout and the built-in lane arrays (``Batch.reset``). A batch in use is taken out, so
 # launches from several threads never share one.
-_IDLE: dict[tuple, Batch] = {}
+_IDLE: dict[tuple[int, int, int, int], tuple[Any, Geometry, Batch]] = {}
 _IDLE_MAX = 16
 _IDLE_LANES = 1 << 14  # larger batches are not kept: their set-up is small beside their work
 
 
-def _batch(key: tuple, max_steps: int) -> Batch:
-    """An idle batch of ``key``'s layout made ready (``Batch.reset``), else a new one."""
-    prog, geom, first, n = key
-    st = _IDLE.pop(key, None)
-    if st is None:
+def _batch(prog: Any, geom: Geometry, first: int, n: int, max_steps: int) -> Batch:
+    """An idle batch of this layout made ready (``Batch.reset``), else a new one."""
+    hit = _IDLE.pop((id(prog), id(geom), first, n), None)
+    if hit is None or hit[0] is not prog or hit[1] is not geom:
         return Batch(geom, first, n, kernel=prog.kernel, max_steps=max_steps, observers=())
+    st = hit[2]
     st.reset(max_steps)
     return st
 
 
-def _release(key: tuple, st: Batch) -> None:
+def _release(prog: Any, st: Batch) -> None:
     if st.L > _IDLE_LANES:
         return
     st.private, st.local, st.template = [], [], []  # arenas go when the launch does
     if len(_IDLE) >= _IDLE_MAX:
         _IDLE.pop(next(iter(_IDLE)))
-    _IDLE[key] = st
+    _IDLE[(id(prog), id(st.geom), st.first_group, st.ngroups)] = (prog, st.geom, st)
 
 
 # Work-group order variants (runtime.variant) run in this many steps: step ``b`` holds
