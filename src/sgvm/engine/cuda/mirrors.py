@@ -15,6 +15,7 @@ returned without looking at any other.
 
 from __future__ import annotations
 
+import threading
 import weakref
 from typing import Any
 
@@ -24,6 +25,9 @@ from ...runtime import residency
 from ...runtime.memory import Allocation
 
 GUARD = 256
+# Launches and host accesses from several threads take turns: the mirrors' flags, the fault
+# record and the region tables are shared (a launch synchronises before it returns anyway).
+LOCK = threading.RLock()
 
 
 def cupy() -> Any:
@@ -83,12 +87,13 @@ class Mirrors:
         return out
 
     def host_access(self, alloc: Allocation) -> None:
-        m = self.by_alloc.get(alloc)
-        for a, o in (self._related(alloc, m) if m is not None else self._scan(alloc)):
-            if o.host_stale:
-                o.dev.get(out=a.data)
-                o.host_stale = False
-            o.dev_stale = True
+        with LOCK:
+            m = self.by_alloc.get(alloc)
+            for a, o in (self._related(alloc, m) if m is not None else self._scan(alloc)):
+                if o.host_stale:
+                    o.dev.get(out=a.data)
+                    o.host_stale = False
+                o.dev_stale = True
 
     def device(self, alloc: Allocation) -> Any:
         """The up-to-date device array of ``alloc``."""

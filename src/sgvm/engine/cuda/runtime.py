@@ -36,7 +36,7 @@ from ..common import types as T
 from . import bounds
 from . import printf as P
 from .images import Descriptors
-from .mirrors import MIRRORS, cupy
+from .mirrors import LOCK, MIRRORS, cupy
 from .render import KernelInfo, Renderer
 
 OPTIONS = ("-fmad=false", "-std=c++17")
@@ -163,7 +163,14 @@ def _plan(module: Module, kernel: str, sub_group_size: int, checked: bool) -> _P
 def launch_cuda(module: Module, kernel: str, args: Sequence[KernelArg], ndrange: NDRange,
                 sub_group_size: int, result: Any, labels: Sequence[str]) -> Any:
     """Run ``kernel`` on the GPU; fills and returns ``result`` (a LaunchResult).
-    ``labels``: how memory errors name each parameter (``program.arg_label``)."""
+    ``labels``: how memory errors name each parameter (``program.arg_label``). One launch
+    at a time (``mirrors.LOCK``)."""
+    with LOCK:
+        return _launch(module, kernel, args, ndrange, sub_group_size, result, labels)
+
+
+def _launch(module: Module, kernel: str, args: Sequence[KernelArg], ndrange: NDRange,
+            sub_group_size: int, result: Any, labels: Sequence[str]) -> Any:
     t0 = time.perf_counter()
     checked = bounds.enabled()
     plan = _plan(module, kernel, sub_group_size, checked)
