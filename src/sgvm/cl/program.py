@@ -12,6 +12,7 @@ from ..compiler.lines import attach_locations
 from ..compiler.subgroup_size import check_sub_group_sizes
 from ..errors import BuildError, SpirvFormatError, SpirvValidationError
 from ..spirv import Module, read
+from ..spirv.specialize import spec_constants, specialize
 from ..spirv.validate import validate
 from ._base import InfoObject, cl_error, info_value
 from ._layout import ParamSpec, kernel_params, type_layout
@@ -52,6 +53,7 @@ class Program(InfoObject):
         self._status = build_status.NONE
         self._params: dict[str, list[ParamSpec]] = {}
         self._spirv = b""
+        self._spec_values: dict[int, bytes] = {}
         if binaries is not None:
             if len(binaries) != 1 or not is_spirv(binaries[0]):
                 raise cl_error("CL_INVALID_BINARY", "sgvm binaries are SPIR-V modules, one per device",
@@ -113,6 +115,8 @@ class Program(InfoObject):
                 self._log, self._status = str(self.invalid), build_status.ERROR
                 raise cl_error("CL_INVALID_BINARY", f"{self.invalid}; the module is not valid SPIR-V "
                                "(spirv-val reports the same)", "clBuildProgram") from None
+            if self._spec_values:
+                self._module_from(specialize(self.il, self._spec_values))
             if "-cl-std=" not in text:  # SPIR-V has no OpenCL C version: allow non-uniform groups
                 parsed.cl_std = "CL3.0"
             try:  # cl_intel_required_subgroup_size: a size the device lacks fails the build
@@ -145,6 +149,23 @@ class Program(InfoObject):
         self._spirv = result.spirv
         self._status = build_status.SUCCESS
         return self
+
+    def set_specialization_constant(self, spec_id: int, value: bytes) -> None:
+        """clSetProgramSpecializationConstant (OpenCL API s5.8.4): ``value`` (the constant's bytes,
+        exactly its size) replaces the default of the constant decorated ``SpecId spec_id`` when the
+        program is next built. Programs from IL only."""
+        routine = "clSetProgramSpecializationConstant"
+        if self.source is not None or self.il is None:
+            raise cl_error("CL_INVALID_PROGRAM", "specialization constants belong to programs created from IL",
+                           routine)
+        sizes = spec_constants(self.il)
+        if spec_id not in sizes:
+            raise cl_error("CL_INVALID_SPEC_ID", f"the module has no specialization constant with SpecId {spec_id}; "
+                           f"it has {sorted(sizes) or 'none'}", routine)
+        if len(value) != sizes[spec_id]:
+            raise cl_error("CL_INVALID_VALUE", f"SpecId {spec_id} is {sizes[spec_id]} bytes, got {len(value)}",
+                           routine)
+        self._spec_values[spec_id] = bytes(value)
 
     @property
     def built(self) -> bool:

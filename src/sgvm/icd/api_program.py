@@ -229,10 +229,10 @@ def clSetProgramReleaseCallback(program: Any, notify: Any, user_data: Any) -> No
 
 @api()
 def clSetProgramSpecializationConstant(program: Any, spec_id: int, size: int, value: Any) -> None:
-    h = get_program(program)
-    if h.obj.source is not None:
-        raise Error("specialization constants need a program created from IL", "CL_INVALID_PROGRAM")
-    raise Error(f"sgvm cannot specialize SPIR-V constants yet (SpecId {spec_id})", "CL_INVALID_SPEC_ID")
+    prg = get_program(program).obj
+    if is_null(value):
+        raise Error("spec_value is NULL", "CL_INVALID_VALUE")
+    prg.set_specialization_constant(spec_id, bytes(state.ffi.buffer(value, size)))
 
 
 @api()
