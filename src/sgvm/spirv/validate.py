@@ -235,7 +235,8 @@ class _Validator:
                 if where == b.label and v not in seen or where is not None and where != b.label \
                         and where not in dom.get(b.label, ()):
                     raise fail(inst, "dominance", f"%{v} is used where its definition does not dominate")
-            elif v in m.defs and m.defs[v].opname not in _GLOBAL_VALUES:
+            elif not (v in m.constants or v in m.variables or v in m.undefs
+                      or m.defs[v].opname in _GLOBAL_VALUES):
                 raise fail(inst, "dominance", f"%{v} is defined in another function")
 
     def value(self, inst: Instruction, vid: int) -> None:
@@ -257,9 +258,9 @@ _BUILTINS: dict[str, tuple[int, int | None]] = {
 _GLOBAL_VALUES = frozenset((
     "OpConstant", "OpConstantTrue", "OpConstantFalse", "OpConstantComposite", "OpConstantNull",
     "OpConstantSampler", "OpSpecConstant", "OpSpecConstantTrue", "OpSpecConstantFalse",
-    "OpSpecConstantComposite", "OpSpecConstantOp", "OpVariable", "OpUndef", "OpString",
-    "OpConstantFunctionPointerINTEL", "OpExtInst", "OpConstantCompositeContinuedINTEL",
-))
+    "OpSpecConstantComposite", "OpSpecConstantOp", "OpString", "OpConstantFunctionPointerINTEL",
+    "OpConstantCompositeContinuedINTEL",
+))  # module-scope variables and OpUndef: Module.variables / Module.undefs
 
 
 def _fits(want: Type | None, got: Type | None, op: str) -> bool:

@@ -144,9 +144,14 @@ def check_instruction(m: Module, fn: Function, inst: Instruction) -> None:
     elif op == "OpLoad":
         p = vt(0)
         want(p.op == "Pointer" and same_type(p.pointee, result), "loads {} through {}", result, p)
+        _alignment(inst, 1, want)
     elif op == "OpStore":
         p, v = vt(0), vt(1)
         want(p.op == "Pointer" and same_type(p.pointee, v), "stores {} through {}", v, p)
+        _alignment(inst, 2, want)
+    elif op == "OpSampledImage":
+        want(vt(0).op == "Image" and vt(1).op == "Sampler" and result.op == "SampledImage",
+             "combines {} and {} into {}", vt(0), vt(1), result)
     elif op in ("OpCopyMemory", "OpCopyMemorySized"):
         want(vt(0).op == "Pointer" and vt(1).op == "Pointer", "copies between non-pointers")
     elif op in _ACCESS_CHAINS:
@@ -217,6 +222,13 @@ def check_instruction(m: Module, fn: Function, inst: Instruction) -> None:
             want(same_type(vt(1), result), "shuffles {} into {}", vt(1), result)
         idx = vt(_INTEL_SHUFFLES[op])
         want(idx.op == "Int" and idx.width == 32, "the lane operand is {}, not a 32-bit integer", idx)
+
+
+def _alignment(inst: Instruction, at: int, want) -> None:
+    """Memory operands (s3.26): an ``Aligned`` literal is a power of two."""
+    if len(inst.operands) > at + 1 and inst.operands[at].value & 2:
+        a = inst.operands[at + 1].value
+        want(a > 0 and a & (a - 1) == 0, "alignment {} is not a power of two", a)
 
 
 def _bits(t: Type) -> int | None:
