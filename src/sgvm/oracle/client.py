@@ -1,0 +1,132 @@
+"""The parent side of the oracle: a child process (worker.py) fed over pipes."""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+import pickle
+import subprocess
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from ..errors import SgvmError
+from ..runtime.args import BufferArg, KernelArg, LocalArg, NullArg, ValueArg
+from . import worker as _worker
+from .setup import OracleSetupError, environment
+
+
+class OracleError(SgvmError):
+    """The oracle failed to build or run something sgvm handed it."""
+
+
+class OracleUnavailable(OracleError):
+    """The oracle is not installed or does not start on this machine."""
+
+
+def _wire_arg(arg: KernelArg) -> tuple:
+    if isinstance(arg, BufferArg):
+        return ("buffer", arg.allocation.data[arg.offset:])
+    if isinstance(arg, LocalArg):
+        return ("local", arg.nbytes)
+    if isinstance(arg, ValueArg):
+        return ("value", bytes(arg.data))
+    if isinstance(arg, NullArg):
+        return ("null",)
+    raise OracleError(f"the oracle runner takes buffers, local memory and values, "
+                      f"not {type(arg).__name__}")
+
+
+class Oracle:
+    """One oracle child process. Programs are SPIR-V binaries, keyed by their hash."""
+
+    def __init__(self) -> None:
+        self._proc: subprocess.Popen | None = None
+        self._info: dict[str, Any] | None = None
+
+    def __enter__(self) -> Oracle:
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+    def _start(self) -> subprocess.Popen:
+        if self._proc is not None and self._proc.poll() is None:
+            return self._proc
+        try:
+            env = environment()
+        except OracleSetupError as exc:
+            raise OracleUnavailable(str(exc)) from None
+        self._proc = subprocess.Popen([sys.executable, str(Path(_worker.__file__))],
+                                      stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                      stderr=subprocess.DEVNULL, env=env)
+        status, detail = self._receive()
+        if status != "ready":
+            self.close()
+            raise OracleUnavailable(f"Intel's CPU runtime did not start: {detail}")
+        return self._proc
+
+    def _receive(self) -> Any:
+        assert self._proc is not None and self._proc.stdout is not None
+        try:
+            return pickle.load(self._proc.stdout)
+        except (EOFError, pickle.UnpicklingError):
+            code = self._proc.wait()
+            self._proc = None
+            raise OracleError(f"the oracle process died (exit status {code})") from None
+
+    def request(self, req: tuple) -> Any:
+        proc = self._start()
+        assert proc.stdin is not None
+        pickle.dump(req, proc.stdin, protocol=pickle.HIGHEST_PROTOCOL)
+        proc.stdin.flush()
+        return self._receive()
+
+    def close(self) -> None:
+        if self._proc is not None:
+            if self._proc.stdin:
+                self._proc.stdin.close()
+            self._proc.wait()
+            self._proc = None
+
+    def info(self) -> dict[str, Any]:
+        """Platform, device, version, extensions and ``sub_group_sizes`` of the oracle."""
+        if self._info is None:
+            self._info = self.request(("info",))
+        return self._info
+
+    def build(self, spirv: bytes) -> str:
+        """Build ``spirv`` on the oracle; returns its key. Raises OracleError with the log."""
+        key = hashlib.sha1(spirv).hexdigest()
+        log = self.request(("build", key, spirv))
+        if log is not None:
+            raise OracleError(f"the oracle failed to build the program: {log}")
+        return key
+
+    def run(self, spirv: bytes, kernel: str, args: Sequence[KernelArg],
+            global_size: Sequence[int], local_size: Sequence[int] | None) -> list[np.ndarray]:
+        """Launch ``kernel`` once; the final bytes of every buffer argument, in order."""
+        return self.run_many(spirv, [(kernel, args, global_size, local_size)])[0]
+
+    def run_many(self, spirv: bytes, launches: Sequence[tuple]) -> list[list[np.ndarray]]:
+        """Several ``(kernel, args, global_size, local_size)`` launches of one program in
+        one round trip. A launch the oracle refuses raises OracleError."""
+        key = self.build(spirv)
+        replies = self.request(("many", [
+            ("run", key, k, [_wire_arg(a) for a in args], tuple(g), None if l is None else tuple(l))
+            for k, args, g, l in launches]))
+        out = []
+        for (kernel, *_), (status, value) in zip(launches, replies, strict=True):
+            if status != "ok":
+                raise OracleError(f"the oracle failed to run {kernel}: {value}")
+            out.append(value)
+        return out
+
+
+@functools.cache
+def shared() -> Oracle:
+    """The process-wide oracle (started on first use)."""
+    return Oracle()
