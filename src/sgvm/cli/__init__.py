@@ -13,7 +13,7 @@ import sys
 
 from ..errors import BuildError, SgvmError, SpirvFormatError
 
-SUBCOMMANDS = ("compile", "dis", "info", "run", "check", "exec", "icd", "oracle")
+SUBCOMMANDS = ("compile", "dis", "info", "run", "check", "exec", "icd", "oracle", "fuzz")
 
 
 def build_parser() -> argparse.ArgumentParser:
