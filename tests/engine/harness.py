@@ -22,6 +22,9 @@ from sgvm.spirv import Module, read
 
 # SGVM_TEST_DEVICE=cuda runs these kernels on the CUDA backend (tests/cuda, docs/cuda.md).
 DEVICE = CUDA_DEVICE if os.environ.get("SGVM_TEST_DEVICE", "").lower() == "cuda" else CPU_DEVICE
+# Called after every launch with (module, kernel, args, initial buffer bytes, ndrange, options,
+# result): tests/oracle runs each launch on a second implementation and compares.
+LAUNCH_HOOKS: list = []
 
 O2 = "-cl-std=CL2.0"
 O0 = "-cl-std=CL2.0 -cl-opt-disable"
@@ -68,8 +71,11 @@ def run(module: Module, kernel: str, args: list, global_size, local_size=None, o
             kargs.append(ValueArg(np.asarray(a).tobytes()))
     gs = global_size if isinstance(global_size, tuple) else (global_size,)
     ls = local_size if local_size is None or isinstance(local_size, tuple) else (local_size,)
-    res = launch(module, kernel, kargs, NDRange(gs, ls or (1,) * len(gs), offset),
-                 device=device or DEVICE, variant=variant)
+    ndrange = NDRange(gs, ls or (1,) * len(gs), offset)
+    initial = [al.data.copy() for al, _, _ in outs] if LAUNCH_HOOKS else []
+    res = launch(module, kernel, kargs, ndrange, device=device or DEVICE, variant=variant)
     for al, _, _ in outs:
         residency.host_access(al)
+    for hook in LAUNCH_HOOKS:
+        hook(module, kernel, kargs, initial, ndrange, None, res)
     return [al.data.view(dt).reshape(shape) for al, dt, shape in outs], res

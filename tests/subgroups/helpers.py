@@ -23,6 +23,9 @@ from sgvm.spirv import Module, read
 
 # SGVM_TEST_DEVICE=cuda runs these kernels on the CUDA backend (tests/cuda, docs/cuda.md).
 DEVICE = CUDA_DEVICE if os.environ.get("SGVM_TEST_DEVICE", "").lower() == "cuda" else CPU_DEVICE
+# Called after every launch with (module, kernel, args, initial buffer bytes, ndrange, options,
+# result): tests/oracle runs each launch on a second implementation and compares.
+LAUNCH_HOOKS: list = []
 
 SIZES = (8, 16, 32)
 OPTIONS = "-cl-std=CL2.0"
@@ -63,10 +66,14 @@ def run(module: Module, kernel: str, args: Sequence, global_size: Sequence[int],
             kargs.append(ImageArg(a))
         else:
             kargs.append(ValueArg(np.asarray(a).tobytes()))
-    res = launch(module, kernel, kargs, NDRange(tuple(global_size), tuple(local_size)),
-                 options=options, observers=observers, device=DEVICE)
+    ndrange = NDRange(tuple(global_size), tuple(local_size))
+    initial = [al.data.copy() for al, _, _ in outs] if LAUNCH_HOOKS else []
+    res = launch(module, kernel, kargs, ndrange, options=options, observers=observers,
+                 device=DEVICE)
     for al, _, _ in outs:
         residency.host_access(al)
+    for hook in LAUNCH_HOOKS:
+        hook(module, kernel, kargs, initial, ndrange, options, res)
     return [al.data.view(dt).reshape(shape) for al, dt, shape in outs], res
 
 

@@ -51,7 +51,7 @@ def run(args: argparse.Namespace) -> int:
         reduce_disagreement,
         run_batch,
     )
-    from ..oracle.differences import ORACLE_CANNOT_BUILD
+    from ..oracle.differences import ORACLE_AVOID
 
     names = [n.strip() for n in args.backends.split(",") if n.strip()]
     if len(names) < 2:
@@ -59,7 +59,7 @@ def run(args: argparse.Namespace) -> int:
     sizes = [int(s) for s in args.sizes.split(",")]
     backends = [make_backend(n, check=(i == 0 and not args.no_check))
                 for i, n in enumerate(names)]
-    omit = ORACLE_CANNOT_BUILD if "oracle" in names else frozenset()
+    omit = frozenset(ORACLE_AVOID) if "oracle" in names else frozenset()
     stats = Stats()
     seeds = _seeds(args.seeds)
     start = time.perf_counter()

@@ -92,13 +92,25 @@ class Kernel:
     uses_fp64: bool = False
 
     def source(self, body: list[str] | None = None) -> str:
-        lines = self.body if body is None else body
+        lines = PROLOGUE + (self.body if body is None else body)
         s = self.launch.sub_group_size
         head = (f"__attribute__((intel_reqd_sub_group_size({s})))\n"
                 f"kernel void {self.name}(global const uint *in, global uint *out, "
                 f"global uint *blk) {{\n")
         return head + "".join(f"  {line}\n" for line in lines) + "}\n"
 
+
+# The start of every kernel, never reduced: local memory is written before anything can
+# read it (a reduced kernel must stay as well-defined as the generated one).
+PROLOGUE = [
+    f"local uint lm[{LMAX}];",
+    f"const uint o = (uint)get_global_id(0) * {NOUT}u;",
+    f"const uint sgr = ((uint)get_group_id(0) * get_num_sub_groups() + get_sub_group_id()) * "
+    f"{REGION * BLOCK_WRITES}u;",
+    "uint acc0 = 0u, acc1 = 0u;",
+    "lm[get_local_id(0)] = 0u;",
+    "barrier(CLK_LOCAL_MEM_FENCE);",
+]
 
 PRELUDE = """#pragma OPENCL EXTENSION cl_khr_fp16 : enable
 #pragma OPENCL EXTENSION cl_khr_fp64 : enable
@@ -291,12 +303,14 @@ class Generator:
             fn = r.choice(("work_group_all", "work_group_any"))
             self.declare(f"({fn}(({a} & {r.choice((1, 7, 255))}u) != 0u) != 0) ? 1u : 0u", WG)
             return
-        t = r.choice(COLLECTIVE_TYPES)
         if kind == "broadcast":
+            t = r.choice([t for t in COLLECTIVE_TYPES
+                          if f"work_group_broadcast:{t}" not in self.omit])
             idx = self.pick(WG)
             x = f"work_group_broadcast({self.typed(t, a, False)}, {idx} % get_local_size(0))"
             self.declare(self.fold(t, 1, x), WG)
             return
+        t = r.choice(COLLECTIVE_TYPES)
         op = r.choice(OPS)
         x = f"work_group_{kind}_{op}({self.typed(t, a, op == 'add')})"
         self.declare(self.fold(t, 1, x), WG if kind == "reduce" else LANE)
@@ -342,7 +356,8 @@ class Generator:
 
     def stmt_local_exchange(self) -> None:
         a, b = self.pick(), self.pick()
-        if self.ctx >= WG and self.rng.random() < 0.6:
+        sub_group_ok = self.ctx >= WG or "sub_group_barrier:sub-group-uniform" not in self.omit
+        if self.ctx >= WG and (self.rng.random() < 0.6 or not sub_group_ok):
             self.emit(f"lm[get_local_id(0)] = {a};")
             self.emit("barrier(CLK_LOCAL_MEM_FENCE);")
             self.declare(f"lm[{b} % get_local_size(0)]", LANE)
@@ -402,7 +417,9 @@ class Generator:
             table += [(1.2, lambda: self.stmt_if(depth)), (0.8, lambda: self.stmt_loop(depth))]
         if self.ctx >= SG:
             table += [(2.5, self.stmt_sub_group_collective), (2, self.stmt_shuffle),
-                      (0.8, self.stmt_block_read), (0.5, self.stmt_local_exchange)]
+                      (0.8, self.stmt_block_read)]
+            if self.ctx >= WG or "sub_group_barrier:sub-group-uniform" not in self.omit:
+                table.append((0.5, self.stmt_local_exchange))
             if self.block_writes < BLOCK_WRITES:
                 table.append((0.6, self.stmt_block_write))
         if self.ctx >= WG:
@@ -411,11 +428,6 @@ class Generator:
         self.rng.choices([f for _, f in table], weights)[0]()
 
     def kernel(self) -> list[str]:
-        self.emit(f"local uint lm[{LMAX}];")
-        self.emit(f"const uint o = (uint)get_global_id(0) * {NOUT}u;")
-        self.emit(f"const uint sgr = ((uint)get_group_id(0) * get_num_sub_groups() + "
-                  f"get_sub_group_id()) * {REGION * BLOCK_WRITES}u;")
-        self.emit("uint acc0 = 0u, acc1 = 0u;")
         self.declare("in[get_global_id(0)]", LANE)
         self.declare("in[get_group_id(0) + 7u]", WG)
         self.body(0, 10**6)
