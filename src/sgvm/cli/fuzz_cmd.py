@@ -23,7 +23,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                         "devices by their SGVM_DEVICE name (cpu = NumPy engine, native, "
                         "cuda) or 'oracle' (default cpu,oracle)")
     p.add_argument("--per-program", type=int, default=30, help="kernels per program (build)")
-    p.add_argument("--size", type=int, default=28, help="statements per kernel (about)")
+    p.add_argument("--size", type=int, default=20, help="statements per kernel (about)")
     p.add_argument("--no-check", action="store_true",
                    help="skip the checker on the first backend (generated kernels must have "
                         "no findings)")
@@ -73,6 +73,8 @@ def run(args: argparse.Namespace) -> int:
         if stats.kernels % (args.per_program * 10) < args.per_program:
             log(f"... {stats.kernels} kernels, {stats.agreed} agreed, "
                 f"{len(stats.disagreements)} disagreements, {time.perf_counter() - start:.0f} s")
+            if args.json:  # partial results survive an interrupted run
+                _write(args, stats, time.perf_counter() - start)
     reduced: dict[tuple[str, str | None], int] = {}
     for d in stats.disagreements:
         key = (category(d.detail), d.known)
@@ -90,10 +92,14 @@ def run(args: argparse.Namespace) -> int:
           f"{len(stats.checker_findings)} with checker findings, "
           f"{len(stats.build_failures)} batches failed to build")
     if args.json:
-        with open(args.json, "w") as f:
-            json.dump(_report(args, stats, elapsed), f, indent=1)
+        _write(args, stats, elapsed)
     unexplained = len(stats.disagreements) - known
     return 1 if unexplained or stats.checker_findings or stats.build_failures else 0
+
+
+def _write(args: argparse.Namespace, stats, elapsed: float) -> None:
+    with open(args.json, "w") as f:
+        json.dump(_report(args, stats, elapsed), f, indent=1)
 
 
 def _report(args: argparse.Namespace, stats, elapsed: float) -> dict:

@@ -297,7 +297,10 @@ class Generator:
 
     def stmt_work_group_collective(self) -> None:
         r = self.rng
-        kind = r.choice(("reduce", "scan_inclusive", "scan_exclusive", "broadcast", "all"))
+        kinds = ["reduce", "scan_inclusive", "scan_exclusive", "broadcast", "all"]
+        if f"work_group_broadcast:sub-group-{self.launch.sub_group_size}" in self.omit:
+            kinds.remove("broadcast")
+        kind = r.choice(kinds)
         a = self.pick()
         if kind == "all":
             fn = r.choice(("work_group_all", "work_group_any"))

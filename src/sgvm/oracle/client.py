@@ -98,26 +98,30 @@ class Oracle:
             self._info = self.request(("info",))
         return self._info
 
-    def build(self, spirv: bytes) -> str:
-        """Build ``spirv`` on the oracle; returns its key. Raises OracleError with the log."""
-        key = hashlib.sha1(spirv).hexdigest()
-        log = self.request(("build", key, spirv))
+    def build(self, spirv: bytes, options: str = "") -> str:
+        """Build ``spirv`` on the oracle with build ``options``; returns its key. Raises
+        OracleError with the log."""
+        key = hashlib.sha1(spirv + options.encode()).hexdigest()
+        log = self.request(("build", key, spirv, options))
         if log is not None:
             raise OracleError(f"the oracle failed to build the program: {log}")
         return key
 
     def run(self, spirv: bytes, kernel: str, args: Sequence[KernelArg],
-            global_size: Sequence[int], local_size: Sequence[int] | None) -> list[np.ndarray]:
+            global_size: Sequence[int], local_size: Sequence[int] | None,
+            global_offset: Sequence[int] | None = None) -> list[np.ndarray]:
         """Launch ``kernel`` once; the final bytes of every buffer argument, in order."""
-        return self.run_many(spirv, [(kernel, args, global_size, local_size)])[0]
+        return self.run_many(spirv, [(kernel, args, global_size, local_size, global_offset)])[0]
 
     def run_many(self, spirv: bytes, launches: Sequence[tuple]) -> list[list[np.ndarray]]:
-        """Several ``(kernel, args, global_size, local_size)`` launches of one program in
-        one round trip. A launch the oracle refuses raises OracleError."""
+        """Several ``(kernel, args, global_size, local_size[, global_offset])`` launches of
+        one program in one round trip. A launch the oracle refuses raises OracleError."""
         key = self.build(spirv)
         replies = self.request(("many", [
-            ("run", key, k, [_wire_arg(a) for a in args], tuple(g), None if l is None else tuple(l))
-            for k, args, g, l in launches]))
+            ("run", key, k, [_wire_arg(a) for a in args], tuple(g),
+             None if rest[0] is None else tuple(rest[0]),
+             None if len(rest) < 2 or rest[1] is None else tuple(rest[1]))
+            for k, args, g, *rest in launches]))
         out = []
         for (kernel, *_), (status, value) in zip(launches, replies, strict=True):
             if status != "ok":

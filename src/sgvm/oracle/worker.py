@@ -4,8 +4,9 @@ Started by ``client.Oracle`` with ``setup.environment()``; imports nothing from 
 Reads pickled requests from stdin and writes one pickled reply per request to stdout:
 
 * ``("info",)`` → dict of platform and device facts
-* ``("build", key, spirv)`` → ``None``, or the build log of a failed build
-* ``("run", key, kernel, args, global_size, local_size)`` → ``("ok", [buffer contents])``
+* ``("build", key, spirv[, options])`` → ``None``, or the build log of a failed build
+* ``("run", key, kernel, args, global_size, local_size[, global_offset])`` →
+  ``("ok", [buffer contents])``
   or ``("error", message)``; ``args`` are ``("buffer", uint8 array)``, ``("local", nbytes)``,
   ``("value", bytes)`` or ``("null",)``
 * ``("many", [requests])`` → the list of their replies
@@ -52,16 +53,16 @@ class Worker:
                 "device": d.name.strip(), "version": d.version, "driver": d.driver_version,
                 "extensions": d.extensions.split(), "sub_group_sizes": sizes}
 
-    def build(self, key: str, spirv: bytes) -> str | None:
+    def build(self, key: str, spirv: bytes, options: str = "") -> str | None:
         if key in self.programs:
             return None
         try:
-            self.programs[key] = self.cl.Program(self.ctx, spirv).build()
+            self.programs[key] = self.cl.Program(self.ctx, spirv).build(options)
         except self.cl.Error as exc:
             return str(exc)
         return None
 
-    def run(self, key, kernel, args, global_size, local_size):
+    def run(self, key, kernel, args, global_size, local_size, global_offset=None):
         cl = self.cl
         try:
             k = getattr(self.programs[key], kernel)
@@ -79,8 +80,11 @@ class Worker:
                     values.append(np.frombuffer(arg[1], dtype=np.uint8))
                 else:
                     values.append(None)
-            k(self.queue, tuple(global_size), None if local_size is None else tuple(local_size),
-              *values)
+            k.set_args(*values)
+            cl.enqueue_nd_range_kernel(
+                self.queue, k, tuple(global_size),
+                None if local_size is None else tuple(local_size),
+                None if global_offset is None else tuple(global_offset))
             for buf, host in buffers:
                 if buf is not None:
                     cl.enqueue_copy(self.queue, host, buf)

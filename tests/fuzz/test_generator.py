@@ -1,0 +1,110 @@
+"""Generated kernels: deterministic per seed, every one builds, runs on the NumPy engine
+with no checker finding, and the known-difference matcher is exact."""
+
+from __future__ import annotations
+
+import random
+import re
+
+import numpy as np
+import pytest
+
+from sgvm.fuzz.backends import make_backend
+from sgvm.fuzz.campaign import Stats, kernels_for, run_batch
+from sgvm.fuzz.generator import (
+    BLOCK_WRITES,
+    REGION,
+    SG,
+    WG,
+    Generator,
+    Kernel,
+    Launch,
+    generate,
+    random_launch,
+)
+from sgvm.fuzz.known import classify, phantom_bytes
+
+
+def test_same_seed_same_kernel_other_seed_other_kernel():
+    assert generate(5, 16).source() == generate(5, 16).source()
+    assert generate(5, 16).source() != generate(6, 16).source()
+    assert generate(5, 16).source() != generate(5, 8).source()
+
+
+def test_omitted_builtins_never_appear():
+    omit = frozenset({"intel_sub_group_block_read_us16", "intel_sub_group_block_write_us16",
+                      "work_group_broadcast:half"})
+    texts = [generate(seed, 16, omit=omit).source() for seed in range(80)]
+    assert not any("_us16(" in t for t in texts)
+    assert any("_uc16(" in t for t in texts)
+    assert not any(re.search(r"half \w+ = work_group_broadcast", t) for t in texts)
+    assert any(re.search(r"half \w+ = work_group_scan", t) for t in texts)
+
+
+def test_sub_group_barriers_only_where_the_whole_work_group_runs_them():
+    """With the oracle's "sub_group_barrier:sub-group-uniform" key, sub-group barriers are
+    only emitted in work-group-uniform control flow."""
+    contexts = {True: set(), False: set()}
+
+    class Recording(Generator):
+        def emit(self, line):
+            if "sub_group_barrier" in line:
+                contexts[self.avoid].add(self.ctx)
+            super().emit(line)
+
+    for avoid in (True, False):
+        omit = frozenset({"sub_group_barrier:sub-group-uniform"} if avoid else ())
+        for seed in range(150):
+            rng = random.Random(seed)
+            gen = Recording(rng, random_launch(rng, 16), 28, omit)
+            gen.avoid = avoid
+            gen.kernel()
+    assert contexts[True] == {WG}
+    assert contexts[False] == {WG, SG}
+
+
+@pytest.mark.parametrize("size", [8, 16, 32])
+def test_generated_kernels_run_without_checker_findings(size):
+    """A generated kernel with a finding is a generator bug or a checker false positive."""
+    stats = Stats()
+    cpu = make_backend("cpu", check=True)
+    kernels = kernels_for(range(1000, 1012), [size], 28)
+
+    class Same:  # the second backend: the NumPy engine again, without the checker
+        name = "cpu-again"
+        run = make_backend("cpu").run
+
+    run_batch(kernels, [cpu, Same()], stats)
+    assert stats.kernels == 12
+    assert stats.checker_findings == []
+    assert stats.build_failures == []
+    assert stats.agreed == 12
+
+
+def _kernel(local_size: int, writes: str) -> Kernel:
+    return Kernel("k", 1, Launch(8, local_size, 2), [writes])
+
+
+def test_phantom_bytes_of_a_partial_sub_group():
+    # 12 work-items, sub-groups of 8: the second sub-group has 4 work-items; a uint block
+    # write puts lane l's element i at word l + 8 i of the region.
+    k = _kernel(12, "intel_sub_group_block_write2((global uint *)(blk + sgr + 0u), x);")
+    mask = phantom_bytes(k).reshape(-1, 4).all(axis=1)
+    per_sg = REGION * BLOCK_WRITES
+    assert not mask[:per_sg].any()  # the first sub-group is full
+    words = np.flatnonzero(mask[per_sg:per_sg + REGION])
+    assert list(words[:8]) == [4, 5, 6, 7, 12, 13, 14, 15]
+    full = _kernel(16, "intel_sub_group_block_write2((global uint *)(blk + sgr + 0u), x);")
+    assert not phantom_bytes(full).any()
+
+
+def test_classify_accepts_only_phantom_differences():
+    k = _kernel(12, "intel_sub_group_block_write_uc((global uchar *)(blk + sgr + 512u), x);")
+    n = k.launch.sub_groups * REGION * BLOCK_WRITES
+    ours = [np.zeros(1, np.uint32), np.zeros(8, np.uint32), np.zeros(n, np.uint32)]
+    theirs = [a.copy() for a in ours]
+    first = REGION * BLOCK_WRITES + 512  # second sub-group, second region
+    theirs[2].view(np.uint8)[first * 4 + 5] = 1  # byte of lane 5 (absent): phantom
+    assert classify(k, ours, theirs) == "partial-block-write"
+    theirs[2].view(np.uint8)[first * 4 + 3] = 1  # byte of lane 3 (present)
+    assert classify(k, ours, theirs) is None

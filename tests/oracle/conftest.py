@@ -1,0 +1,60 @@
+"""tests/oracle: the kernel tests of tests/engine and tests/subgroups, each launch run on
+sgvm (the tests' own assertions) and again on the oracle, compared by dual.py.
+
+Skipped where the oracle (``pip install 'sgvm[oracle]'``) is not installed."""
+
+from __future__ import annotations
+
+import pytest
+
+from engine import harness
+from sgvm.oracle.setup import OracleSetupError, vendor_folder
+from subgroups import helpers
+
+from .dual import TALLY, compare_launch
+
+
+def _unavailable() -> str | None:
+    try:
+        vendor_folder()
+    except OracleSetupError as exc:
+        return str(exc)
+    return None
+
+
+UNAVAILABLE = _unavailable()
+
+
+def pytest_collection_modifyitems(config, items):
+    if UNAVAILABLE is None:
+        return
+    skip = pytest.mark.skip(reason=f"oracle unavailable: {UNAVAILABLE}")
+    for item in items:
+        if item.nodeid.startswith("tests/oracle/"):
+            item.add_marker(skip)
+
+
+@pytest.fixture(autouse=True)
+def _also_on_the_oracle(request):
+    """Every launch of the test through the harness is compared with the oracle."""
+    node = request.node.nodeid
+
+    def hook(*launch):
+        compare_launch(*launch, node=node)
+
+    harness.LAUNCH_HOOKS.append(hook)
+    helpers.LAUNCH_HOOKS.append(hook)
+    yield
+    harness.LAUNCH_HOOKS.remove(hook)
+    helpers.LAUNCH_HOOKS.remove(hook)
+
+
+def pytest_terminal_summary(terminalreporter):
+    if not TALLY.tests:
+        return
+    t = TALLY
+    terminalreporter.write_line(
+        f"oracle: {len(t.tests)} tests ran launches on both; launches: {t.agreed} agreed, "
+        f"{sum(t.allowed.values())} within a listed difference {dict(t.allowed)}, "
+        f"{sum(t.excluded.values())} not compared {dict(t.excluded)}, "
+        f"{len(t.disagreed)} disagreed")
