@@ -5,7 +5,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: demo test lint bench peer clean
+.PHONY: demo test lint bench peer fuzz clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -35,6 +35,12 @@ bench: $(STAMP)
 # With PoCL installed (apt-get install pocl-opencl-icd) it runs there too and compares.
 peer: $(STAMP)
 	$(BIN)/python tests/peer/pyopencl_suite.py $(if $(wildcard /etc/OpenCL/vendors/pocl.icd),--compare,)
+
+# The long differential run: 10,260 random sub-group kernels (sub-groups of 8/16/32) on
+# the NumPy engine and on Intel's CPU runtime (x86-64 Linux; docs/oracle.md).
+fuzz: $(STAMP)
+	$(BIN)/python -m pip install -q -e '.[test,oracle]'
+	$(BIN)/python benchmarks/fuzz_campaign.py --seeds 0:3420 --shards 6
 
 clean:
 	rm -rf $(VENV) .pytest_cache build

@@ -23,7 +23,7 @@ from sgvm.spirv import Module, read
 # SGVM_TEST_DEVICE=cuda runs these kernels on the CUDA backend (tests/cuda, docs/cuda.md).
 DEVICE = CUDA_DEVICE if os.environ.get("SGVM_TEST_DEVICE", "").lower() == "cuda" else CPU_DEVICE
 # Called after every launch with (module, kernel, args, outs, their bytes before it, ndrange,
-# options): tests/oracle runs each launch on a second implementation and compares.
+# options, variant): tests/oracle runs each launch on a second implementation and compares.
 LAUNCH_HOOKS: list = []
 
 O2 = "-cl-std=CL2.0"
@@ -77,5 +77,5 @@ def run(module: Module, kernel: str, args: list, global_size, local_size=None, o
     for al, _, _ in outs:
         residency.host_access(al)
     for hook in LAUNCH_HOOKS:
-        hook(module, kernel, kargs, outs, initial, ndrange, None)
+        hook(module, kernel, kargs, outs, initial, ndrange, None, variant)
     return [al.data.view(dt).reshape(shape) for al, dt, shape in outs], res

@@ -29,8 +29,8 @@ def pytest_collection_modifyitems(config, items):
     if UNAVAILABLE is None:
         return
     skip = pytest.mark.skip(reason=f"oracle unavailable: {UNAVAILABLE}")
-    for item in items:
-        if item.nodeid.startswith("tests/oracle/"):
+    for item in items:  # the re-collected suites; test_deviations.py skips its oracle half
+        if item.nodeid.startswith(("tests/oracle/test_engine_", "tests/oracle/test_subgroups_")):
             item.add_marker(skip)
 
 

@@ -24,7 +24,7 @@ from sgvm.spirv import Module, read
 # SGVM_TEST_DEVICE=cuda runs these kernels on the CUDA backend (tests/cuda, docs/cuda.md).
 DEVICE = CUDA_DEVICE if os.environ.get("SGVM_TEST_DEVICE", "").lower() == "cuda" else CPU_DEVICE
 # Called after every launch with (module, kernel, args, outs, their bytes before it, ndrange,
-# options): tests/oracle runs each launch on a second implementation and compares.
+# options, variant): tests/oracle runs each launch on a second implementation and compares.
 LAUNCH_HOOKS: list = []
 
 SIZES = (8, 16, 32)
@@ -73,7 +73,7 @@ def run(module: Module, kernel: str, args: Sequence, global_size: Sequence[int],
     for al, _, _ in outs:
         residency.host_access(al)
     for hook in LAUNCH_HOOKS:
-        hook(module, kernel, kargs, outs, initial, ndrange, options)
+        hook(module, kernel, kargs, outs, initial, ndrange, options, None)
     return [al.data.view(dt).reshape(shape) for al, dt, shape in outs], res
 
 

@@ -419,8 +419,9 @@ class Generator:
         if depth < MAX_DEPTH:
             table += [(1.2, lambda: self.stmt_if(depth)), (0.8, lambda: self.stmt_loop(depth))]
         if self.ctx >= SG:
-            table += [(2.5, self.stmt_sub_group_collective), (2, self.stmt_shuffle),
-                      (0.8, self.stmt_block_read)]
+            table += [(2.5, self.stmt_sub_group_collective), (2, self.stmt_shuffle)]
+            if not (self.launch.partial and "block_read:partial" in self.omit):
+                table.append((0.8, self.stmt_block_read))
             if self.ctx >= WG or "sub_group_barrier:sub-group-uniform" not in self.omit:
                 table.append((0.5, self.stmt_local_exchange))
             if self.block_writes < BLOCK_WRITES:

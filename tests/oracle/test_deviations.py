@@ -1,0 +1,152 @@
+"""The oracle's known deviations (sgvm.oracle.differences, docs/oracle.md), each as a small
+kernel: sgvm must give what the text says (expectations computed here with NumPy), and
+the oracle — where installed — still deviates as recorded (if a runtime update fixes
+one, this fails and the entry should go)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import sgvm
+from sgvm.oracle import OracleError, shared
+from sgvm.oracle.differences import DIFFERENCES, ORACLE_AVOID
+from sgvm.runtime.args import BufferArg
+from sgvm.runtime.launch import launch
+from sgvm.runtime.memory import Allocation
+from sgvm.runtime.ndrange import NDRange
+from sgvm.spirv import read
+
+from .conftest import UNAVAILABLE
+
+FILL = 0xA5A5A5A5
+HEAD = "#pragma OPENCL EXTENSION cl_khr_fp16 : enable\n"
+
+CASES = {
+    "partial-block-write": ("""
+__attribute__((intel_reqd_sub_group_size(8)))
+kernel void k(global const uint *in, global uint *out) {
+  uint sg = get_group_id(0) * get_num_sub_groups() + get_sub_group_id();
+  intel_sub_group_block_write(out + sg * 16u, in[get_global_id(0)]);
+}""", 8, 12),
+    "partial-block-read": ("""
+__attribute__((intel_reqd_sub_group_size(8)))
+kernel void k(global const uint *in, global uint *out) {
+  uint v = in[get_group_id(0) + 7u];
+  uchar2 a = intel_sub_group_block_read_uc2((const global uchar *)(in + (v & 7u) * 16u));
+  uchar2 b = intel_sub_group_block_read_uc2((const global uchar *)(in + 64u));
+  out[get_global_id(0)] = a.s0 | (a.s1 << 8) | (b.s0 << 16) | ((uint)b.s1 << 24);
+}""", 8, 12),
+    "sub-group-barrier-iterations": ("""
+__attribute__((intel_reqd_sub_group_size(16)))
+kernel void k(global const uint *in, global uint *out) {
+  uint n = get_sub_group_id() == 0u ? 3u : 2u;
+  for (uint i = 0u; i < n; i++)
+    sub_group_barrier(CLK_LOCAL_MEM_FENCE);
+  out[get_global_id(0)] = in[get_global_id(0)];
+}""", 16, 32),
+    "work-group-broadcast-sub-group-32": ("""
+__attribute__((intel_reqd_sub_group_size(32)))
+kernel void k(global const uint *in, global uint *out) {
+  out[get_global_id(0)] = work_group_broadcast(in[get_global_id(0)], 7u);
+}""", 32, 64),
+    "work-group-broadcast-half": ("""
+__attribute__((intel_reqd_sub_group_size(16)))
+kernel void k(global const uint *in, global uint *out) {
+  half h = work_group_broadcast((half)(float)(in[get_global_id(0)] & 15u), 3u);
+  out[get_global_id(0)] = (uint)as_ushort(h);
+}""", 16, 32),
+    "us16-block-io": ("""
+__attribute__((intel_reqd_sub_group_size(8)))
+kernel void k(global const uint *in, global uint *out) {
+  ushort16 v = intel_sub_group_block_read_us16((const global ushort *)in);
+  out[get_global_id(0)] = v.s0 | ((uint)v.sf << 16);
+}""", 8, 8),
+}
+
+GROUPS = 2
+
+
+def _inputs(local: int) -> tuple[np.ndarray, np.ndarray]:
+    rng = np.random.default_rng(7)
+    return (rng.integers(0, 2**32, 256, dtype=np.uint32),
+            np.full(GROUPS * 64, FILL, np.uint32))
+
+
+def expected(name: str, inp: np.ndarray, out: np.ndarray, local: int, size: int) -> np.ndarray:
+    """What the specifications say each kernel writes, computed independently of sgvm."""
+    out = out.copy()
+    n = local * GROUPS
+    if name == "partial-block-write":
+        # "for each work item in the subgroup": of every 12 work-items, 8 form the first
+        # sub-group and 4 the second; lane l of the k-th sub-group overall writes
+        # out[16 k + l] = in[its global id]; the other words keep their contents.
+        per_group = -(-local // size)
+        for gid in range(n):
+            g, lid = divmod(gid, local)
+            sg, lane = divmod(lid, size)
+            out[16 * (g * per_group + sg) + lane] = inp[gid]
+    elif name == "partial-block-read":
+        # lane l reads bytes p[l] and p[l + 8] (max_sub_group_size 8) of each block
+        b = inp.view(np.uint8)
+        for gid in range(n):
+            g, lid = divmod(gid, local)
+            lane = lid % size
+            a = int(inp[g + 7] & 7) * 64
+            out[gid] = (int(b[a + lane]) | int(b[a + lane + 8]) << 8
+                        | int(b[256 + lane]) << 16 | int(b[256 + lane + 8]) << 24)
+    elif name == "sub-group-barrier-iterations":
+        out[:n] = inp[:n]
+    elif name == "work-group-broadcast-sub-group-32":
+        for g in range(GROUPS):
+            out[g * local:(g + 1) * local] = inp[g * local + 7]
+    elif name == "work-group-broadcast-half":
+        for g in range(GROUPS):
+            h = np.float16(inp[g * local + 3] & 15)
+            out[g * local:(g + 1) * local] = h.view(np.uint16)
+    elif name == "us16-block-io":
+        # element i of lane l is p[l + i * 8] (ushort units)
+        us = inp.view(np.uint16)
+        for g in range(GROUPS):
+            for lane in range(size):
+                out[g * local + lane] = int(us[lane]) | (int(us[lane + 15 * size]) << 16)
+    return out
+
+
+def _buffers(inp, out):
+    return [BufferArg(Allocation(a.view(np.uint8).copy(), "global", "")) for a in (inp, out)]
+
+
+@pytest.fixture(scope="module")
+def spirv():
+    return {name: sgvm.compile(HEAD + src, "-cl-std=CL2.0") for name, (src, _, _) in CASES.items()}
+
+
+def test_every_deviation_has_a_case_and_is_avoided_or_classified():
+    deviations = {n for n, d in DIFFERENCES.items() if d.kind == "oracle-deviation"}
+    assert deviations == set(CASES)
+    assert set(ORACLE_AVOID.values()) | {"partial-block-write"} == deviations
+
+
+@pytest.mark.parametrize("name", sorted(CASES))
+def test_sgvm_follows_the_text(name, spirv):
+    _, size, local = CASES[name]
+    inp, out = _inputs(local)
+    args = _buffers(inp, out)
+    launch(read(spirv[name]), "k", args, NDRange((local * GROUPS,), (local,)))
+    got = args[1].allocation.data.view(np.uint32)
+    assert np.array_equal(got, expected(name, inp, out, local, size))
+
+
+@pytest.mark.skipif(UNAVAILABLE is not None, reason=f"oracle unavailable: {UNAVAILABLE}")
+@pytest.mark.parametrize("name", sorted(CASES))
+def test_the_oracle_still_deviates(name, spirv):
+    _, size, local = CASES[name]
+    inp, out = _inputs(local)
+    want = expected(name, inp, out, local, size)
+    try:
+        got = shared().run(spirv[name], "k", _buffers(inp, out), (local * GROUPS,), (local,))
+    except OracleError as exc:
+        assert name in ("work-group-broadcast-half", "us16-block-io"), exc
+        return
+    assert not np.array_equal(got[1].view(np.uint32), want)
