@@ -22,7 +22,7 @@ from . import handles, state
 from .api_memory import address_of, get_mem, host_view, new_mem, same_context
 from .api_queue import enqueue, get_queue
 from .entry import CREATE, api
-from .values import give, is_null, properties, sizes
+from .values import flat, give, is_null, properties, sizes
 
 M = mem_object_type
 _IMAGE_TYPES = (M.IMAGE1D, M.IMAGE1D_BUFFER, M.IMAGE1D_ARRAY, M.IMAGE2D, M.IMAGE2D_ARRAY, M.IMAGE3D)
@@ -286,9 +286,8 @@ def clCreateSamplerWithProperties(context: Any, props: Any) -> Any:
         if name not in values:
             raise Error(f"sampler property {name:#x} is not supported", "CL_INVALID_VALUE")
         values[name] = value
-    flat = [x for p in pairs for x in p] + [0] if pairs else []
     return _new_sampler(context, values[SAMPLER_NORMALIZED_COORDS], values[SAMPLER_ADDRESSING_MODE],
-                        values[SAMPLER_FILTER_MODE], flat)
+                        values[SAMPLER_FILTER_MODE], flat(pairs))
 
 
 @api()

@@ -17,7 +17,7 @@ from . import commands, handles, state
 from .commands import COMPLETE, SUBMITTED, Event, Queue
 from .entry import CREATE, api
 from .exit_report import profiling_forced
-from .values import events_in, give, is_null, properties
+from .values import events_in, flat, give, is_null, properties
 
 QUEUE_PROPERTIES, QUEUE_SIZE = 0x1093, 0x1094
 QUEUE_DEVICE_DEFAULT, QUEUE_PROPERTIES_ARRAY = 0x1095, 0x1098
@@ -60,7 +60,7 @@ def clCreateCommandQueueWithProperties(context: Any, device: Any, props: Any) ->
             raise Error("CL_QUEUE_SIZE is only for device-side queues, which sgvm lacks", "CL_INVALID_VALUE")
         else:
             raise Error(f"queue property {name:#x} is not supported", "CL_INVALID_VALUE")
-    return _create_queue(context, device, bits, [x for p in pairs for x in p] + [0] if pairs else [])
+    return _create_queue(context, device, bits, flat(pairs))
 
 
 @api()

@@ -38,10 +38,6 @@ class Handle:
     permanent: bool = False
     extra: dict[str, Any] = field(default_factory=dict)  # kind-specific state (maps, host pointer …)
 
-    @property
-    def pointer(self) -> Any:
-        return self.cdata
-
 
 _by_address: dict[int, Handle] = {}
 _by_object: dict[int, Handle] = {}
@@ -84,12 +80,6 @@ def find(ptr: Any) -> Handle | None:
 def of(obj: Any) -> Handle | None:
     """The handle that wraps ``obj`` (None for objects the application never saw)."""
     return _by_object.get(id(obj))
-
-
-def c_pointer(obj: Any, ctype: str) -> Any:
-    """``obj``'s handle as a C pointer of ``ctype`` (NULL for None)."""
-    h = of(obj) if obj is not None else None
-    return state.ffi.cast(ctype, h.cdata) if h is not None else state.ffi.NULL
 
 
 def retain(h: Handle) -> None:

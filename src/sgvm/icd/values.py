@@ -15,7 +15,7 @@ from typing import Any
 from ..errors import Error
 from . import handles, state
 
-UINT, ULONG, SIZE, INT = "I", "Q", "Q", "i"
+UINT, ULONG, SIZE = "I", "Q", "Q"  # struct codes: cl_uint, cl_ulong, size_t (64-bit hosts)
 
 
 def is_null(ptr: Any) -> bool:
