@@ -18,7 +18,7 @@ from typing import Any
 from ..errors import CL_ERROR_CODES, Error, KernelMemoryError, KernelTimeout, UnsupportedError
 from . import state
 
-IMPLEMENTATIONS: dict[str, Callable[..., Any]] = {}
+IMPLEMENTATIONS: dict[str, tuple[Callable[..., Any], str]] = {}  # C name → (function, kind)
 
 STATUS, CREATE, POINTER, VOID = "status", "create", "pointer", "void"
 
@@ -47,46 +47,58 @@ def report(exc: BaseException, routine: str) -> int:
 def api(kind: str = STATUS) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
     """Register ``fn`` as the entry point of the same name.
 
-    ``STATUS``: returns cl_int (None means CL_SUCCESS). ``CREATE`` / ``POINTER``: the last
-    C argument is ``errcode_ret``; returns a handle or pointer, NULL on error. ``VOID``:
-    nothing to report (clSVMFree)."""
+    ``STATUS``: returns cl_int (None means CL_SUCCESS). ``CREATE``: the last C argument is
+    ``errcode_ret``; returns a handle or pointer, NULL on error. ``POINTER``: returns a pointer,
+    NULL on error (clSVMAlloc). ``VOID``: nothing to report (clSVMFree)."""
 
     def register(fn: Callable[..., Any]) -> Callable[..., Any]:
-        name = fn.__name__
-
-        def status_call(*args: Any) -> int:
-            with state.LOCK:
-                try:
-                    result = fn(*args)
-                except BaseException as exc:  # noqa: BLE001 - nothing may reach the host
-                    return report(exc, name)
-                return 0 if result is None else result
-
-        def create_call(*args: Any) -> Any:
-            errcode = args[-1]
-            with state.LOCK:
-                try:
-                    result = fn(*args[:-1])
-                    code = 0
-                except BaseException as exc:  # noqa: BLE001
-                    result, code = state.ffi.NULL, report(exc, name)
-                if errcode != state.ffi.NULL:
-                    errcode[0] = code
-                return result
-
-        def plain_call(*args: Any) -> Any:
-            with state.LOCK:
-                try:
-                    return fn(*args)
-                except BaseException as exc:  # noqa: BLE001
-                    report(exc, name)
-                    return state.ffi.NULL if kind == POINTER else None
-
-        wrapper = {STATUS: status_call, CREATE: create_call}.get(kind, plain_call)
-        IMPLEMENTATIONS[name] = wrapper
+        IMPLEMENTATIONS[fn.__name__] = (fn, kind)
         return fn
 
     return register
+
+
+def _wrap(fn: Callable[..., Any], kind: str, ffi: Any) -> Callable[..., Any]:
+    """The function cffi calls: ``fn`` under the lock, failures turned into codes. The lock,
+    ``ffi`` and the fallback code are bound here, so calls during interpreter shutdown (a host
+    releasing objects from destructors) still find them."""
+    name, lock, null = fn.__name__, state.LOCK, ffi.NULL
+    out_of_memory = CL_ERROR_CODES["CL_OUT_OF_HOST_MEMORY"]
+
+    def failed(exc: BaseException) -> int:
+        try:
+            return report(exc, name)
+        except BaseException:  # noqa: BLE001 - e.g. no stderr left at shutdown
+            return out_of_memory
+
+    def status_call(*args: Any) -> int:
+        with lock:
+            try:
+                result = fn(*args)
+            except BaseException as exc:  # noqa: BLE001 - nothing may reach the host
+                return failed(exc)
+            return 0 if result is None else result
+
+    def create_call(*args: Any) -> Any:
+        errcode = args[-1]
+        with lock:
+            try:
+                result, code = fn(*args[:-1]), 0
+            except BaseException as exc:  # noqa: BLE001
+                result, code = null, failed(exc)
+            if errcode != null:
+                errcode[0] = code
+            return result
+
+    def plain_call(*args: Any) -> Any:
+        with lock:
+            try:
+                return fn(*args)
+            except BaseException as exc:  # noqa: BLE001
+                failed(exc)
+                return null if kind == POINTER else None
+
+    return {STATUS: status_call, CREATE: create_call}.get(kind, plain_call)
 
 
 def install(ffi: Any, lib: Any) -> None:
@@ -109,6 +121,6 @@ def install(ffi: Any, lib: Any) -> None:
     if missing:
         raise RuntimeError(f"sgvm ICD: entry points without an implementation: {', '.join(missing)}")
     for name in entry_point_names():
-        ffi.def_extern(name=PY_PREFIX + name)(IMPLEMENTATIONS[name])
+        ffi.def_extern(name=PY_PREFIX + name)(_wrap(*IMPLEMENTATIONS[name], ffi))
     ffi.def_extern(name="sgvm_at_exit")(at_exit)
     install_exit_hooks(lib)
