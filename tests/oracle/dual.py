@@ -46,9 +46,11 @@ TALLY = Tally()
 
 def _opnames(module) -> set[str]:
     cached = getattr(module, "_oracle_opnames", None)
-    if cached is None:
+    if cached is None:  # instructions, and "OpSpecConstantOp:<opcode>" per constant operation
         cached = {i.opname for fn in module.functions.values() for b in fn.blocks
                   for i in b.instructions}
+        cached |= {f"OpSpecConstantOp:{c.value['opcode']}" for c in module.constants.values()
+                   if c.op == "OpSpecConstantOp"}
         module._oracle_opnames = cached
     return cached
 
@@ -110,6 +112,11 @@ def compare_launch(module, kernel, kargs, outs, initial, ndrange, options, varia
     if ndrange.work_dim > 1 and ls[0] % size and ls[0] * ls[1] * ls[2] > ls[0]:
         TALLY.excluded["sub-group-mapping"] += 1
         return
+    ops = _opnames(module)
+    for d in DIFFERENCES.values():
+        if ops & d.excludes:
+            TALLY.excluded[d.name] += 1
+            return
     outs_initial = {id(al): init for (al, _, _), init in zip(outs, initial, strict=True)}
     wire = _wire(kargs, outs_initial)
     if wire is None:
@@ -129,7 +136,6 @@ def compare_launch(module, kernel, kargs, outs, initial, ndrange, options, varia
     if status != "ok":
         raise AssertionError(f"{kernel}: sgvm ran it, the oracle failed: {result}")
     TALLY.tests.add(node)
-    ops = _opnames(module)
     lanes = ls[0] * ls[1] * ls[2]
     allowed = set()
     for i, ((al, dtype, _), theirs) in enumerate(zip(outs, result, strict=True)):

@@ -131,7 +131,8 @@ def run_batch(kernels: Sequence[Kernel], backends: Sequence, stats: Stats,
                 if be.name == "oracle" and first.buffers is not None and res[i].buffers:
                     d.known = classify(kernel, first.buffers, res[i].buffers)
                 stats.disagreements.append(d)
-                log(("known " + d.known + ": " if d.known else "DISAGREEMENT ") + d.summary())
+                log((f"known oracle deviation {d.known} (the text supports sgvm): " if d.known
+                     else "DISAGREEMENT ") + d.summary())
         if ok:
             if first.error:
                 stats.both_failed += 1
