@@ -48,7 +48,14 @@ def campaign(seeds: str, n: int, reduce: int) -> int:
         print(" ".join(cmd[1:]), flush=True)
     for _, p in procs:
         p.wait()
-    reports = [json.loads(out.read_text()) for out, _ in procs if out.exists()]
+    code = summarise([out for out, _ in procs if out.exists()], time.perf_counter() - t0)
+    print(f"\nshard reports: {folder}")
+    return code
+
+
+def summarise(paths: list[Path], wall: float | None = None) -> int:
+    """The table of one campaign from its shards' JSON reports (complete or not)."""
+    reports = [json.loads(p.read_text()) for p in paths]
     known = Counter(d["known"] for r in reports for d in r["disagreements"] if d["known"])
     unexplained = [d for r in reports for d in r["disagreements"] if not d["known"]]
     parts = Counter()
@@ -61,7 +68,7 @@ def campaign(seeds: str, n: int, reduce: int) -> int:
         ("unexplained disagreements", len(unexplained)),
         ("checker findings", sum(len(r["checker_findings"]) for r in reports)),
         ("failed everywhere", sum(r["failed_everywhere"] for r in reports)),
-        ("wall seconds", round(time.perf_counter() - t0)),
+        ("wall seconds", round(wall if wall is not None else max(r["seconds"] for r in reports))),
         *((f"seconds in {part}", round(s)) for part, s in sorted(parts.items())),
     ]
     width = max(len(name) for name, _ in rows)
@@ -69,7 +76,6 @@ def campaign(seeds: str, n: int, reduce: int) -> int:
         print(f"{name:<{width}}  {value:>8}")
     for d in unexplained:
         print(f"\n{d['summary']}\n{d['reduced'] or '(not reduced)'}")
-    print(f"\nshard reports: {folder}")
     return 1 if unexplained else 0
 
 
@@ -79,7 +85,11 @@ def main() -> int:
     ap.add_argument("--shards", type=int, default=6)
     ap.add_argument("--reduce", type=int, default=2)
     ap.add_argument("--record", type=Path, help="write the short run's oracle reference")
+    ap.add_argument("--summarise", type=Path, nargs="+", metavar="JSON",
+                    help="print the table of shard reports already written")
     args = ap.parse_args()
+    if args.summarise:
+        return summarise(args.summarise)
     if args.record:
         ref = reference.record(REFERENCE_SEEDS, (8, 16, 32), frozenset(ORACLE_AVOID))
         reference.save(ref, args.record)
