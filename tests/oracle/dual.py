@@ -44,15 +44,19 @@ class Tally:
 TALLY = Tally()
 
 
-def _opnames(module) -> set[str]:
-    cached = getattr(module, "_oracle_opnames", None)
-    if cached is None:  # instructions, and "OpSpecConstantOp:<opcode>" per constant operation
-        cached = {i.opname for fn in module.functions.values() for b in fn.blocks
-                  for i in b.instructions}
-        cached |= {f"OpSpecConstantOp:{c.value['opcode']}" for c in module.constants.values()
-                   if c.op == "OpSpecConstantOp"}
-        module._oracle_opnames = cached
-    return cached
+def _opnames(module, kernel: str) -> set[str]:
+    """The instructions ``kernel`` (and what it calls) executes ("OpExtInst:<number>" for
+    extended ones), and "OpSpecConstantOp:<opcode>" per constant operation of the module."""
+    cache = module.__dict__.setdefault("_oracle_opnames", {})
+    if kernel not in cache:
+        insts = [i for fn in module.kernel_functions(kernel) for b in fn.blocks
+                 for i in b.instructions]
+        names = {i.opname for i in insts}
+        names |= {f"OpExtInst:{i.operands[1].value}" for i in insts if i.opname == "OpExtInst"}
+        names |= {f"OpSpecConstantOp:{c.value['opcode']}" for c in module.constants.values()
+                  if c.op == "OpSpecConstantOp"}
+        cache[kernel] = names
+    return cache[kernel]
 
 
 def _spirv(module, size: int) -> bytes:
@@ -112,7 +116,7 @@ def compare_launch(module, kernel, kargs, outs, initial, ndrange, options, varia
     if ndrange.work_dim > 1 and ls[0] % size and ls[0] * ls[1] * ls[2] > ls[0]:
         TALLY.excluded["sub-group-mapping"] += 1
         return
-    ops = _opnames(module)
+    ops = _opnames(module, kernel)
     for d in DIFFERENCES.values():
         if ops & d.excludes:
             TALLY.excluded[d.name] += 1

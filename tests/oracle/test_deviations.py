@@ -37,6 +37,12 @@ kernel void k(global const uint *in, global uint *out) {
   uint sg = get_group_id(0) * get_num_sub_groups() + get_sub_group_id();
   intel_sub_group_block_write(out + sg * 16u, in[get_global_id(0)]);
 }""", 8, 12),
+    "mad-sat-64": ("""
+kernel void k(global const uint *in, global uint *out) {
+  long r = mad_sat((long)2147483648L, (long)-4294967296L, (long)-1L - (long)(in[0] & 0u));
+  out[2 * get_global_id(0)] = (uint)r;
+  out[2 * get_global_id(0) + 1] = (uint)((ulong)r >> 32);
+}""", 8, 8),
     "partial-block-read": ("""
 __attribute__((intel_reqd_sub_group_size(8)))
 kernel void k(global const uint *in, global uint *out) {
@@ -89,6 +95,9 @@ def expected(name: str, inp: np.ndarray, out: np.ndarray, local: int, size: int)
         # "Returns a pointer ... if to_local can cast ptr to the local address space.
         # Otherwise it returns NULL": odd work-items point into local memory.
         out[:n] = np.where(np.arange(n) % local % 2 == 1, 1, 10)
+    elif name == "mad-sat-64":
+        # 2^31 · -2^32 - 1 = -2^63 - 1 saturates to LONG_MIN = -2^63
+        out[:2 * n] = np.tile(np.array([0, 0x80000000], np.uint32), n)
     elif name == "partial-block-write":
         # "for each work item in the subgroup": of every 12 work-items, 8 form the first
         # sub-group and 4 the second; lane l of the k-th sub-group overall writes
