@@ -5,6 +5,10 @@ Skipped where the oracle (``pip install 'sgvm[oracle]'``) is not installed."""
 
 from __future__ import annotations
 
+import json
+import os
+from pathlib import Path
+
 import pytest
 
 from engine import harness
@@ -47,6 +51,17 @@ def _also_on_the_oracle(request):
     yield
     harness.LAUNCH_HOOKS.remove(hook)
     helpers.LAUNCH_HOOKS.remove(hook)
+
+
+def pytest_sessionfinish(session):
+    """With ``SGVM_ORACLE_TALLY=PREFIX`` each process (xdist workers too) writes its tally
+    to ``PREFIX.<pid>.json``."""
+    prefix = os.environ.get("SGVM_ORACLE_TALLY")
+    if prefix and TALLY.tests:
+        Path(f"{prefix}.{os.getpid()}.json").write_text(json.dumps({
+            "tests": sorted(TALLY.tests), "agreed": TALLY.agreed,
+            "allowed": dict(TALLY.allowed), "excluded": dict(TALLY.excluded),
+            "disagreed": TALLY.disagreed}))
 
 
 def pytest_terminal_summary(terminalreporter):
