@@ -15,8 +15,8 @@ def test_platform_and_device_queries() -> None:
     (platform,) = cl.get_platforms()
     assert platform.name == "sgvm"
     assert "FULL_PROFILE" == platform.get_info(cl.platform_info.PROFILE)
-    (dev,) = platform.get_devices()
-    assert dev.name == CPU_DEVICE.name
+    dev, native = platform.get_devices()  # the NumPy engine first (the default), then native
+    assert dev.name == CPU_DEVICE.name and native.backend == "native"
     assert dev.max_work_group_size == CPU_DEVICE.max_work_group_size
     assert dev.get_info(cl.device_info.MAX_WORK_ITEM_SIZES) == list(CPU_DEVICE.max_work_item_sizes)
     assert dev.local_mem_size == CPU_DEVICE.local_mem_size
@@ -24,7 +24,7 @@ def test_platform_and_device_queries() -> None:
     assert "cl_intel_subgroups" in dev.extensions.split()
     assert dev.type == cl.device_type.GPU
     assert dev.platform is platform
-    assert platform.get_devices(cl.device_type.CPU) == [dev]
+    assert platform.get_devices(cl.device_type.CPU) == [dev, native]
 
 
 def test_unknown_queries_and_device_types() -> None:
@@ -49,6 +49,10 @@ def test_constants_match_opencl() -> None:
 def test_create_some_context_honours_sgvm_device(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("SGVM_DEVICE", "cpu")
     assert cl.create_some_context().devices[0].backend == "cpu"
+    monkeypatch.setenv("SGVM_DEVICE", "numpy")  # another name of the NumPy engine's device
+    assert cl.create_some_context().devices[0].backend == "cpu"
+    monkeypatch.setenv("SGVM_DEVICE", "native")
+    assert cl.create_some_context().devices[0].backend == "native"
     monkeypatch.setenv("SGVM_DEVICE", "tpu")
     with raises_cl("CL_DEVICE_NOT_FOUND"):
         cl.create_some_context()

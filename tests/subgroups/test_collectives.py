@@ -9,7 +9,8 @@ import pytest
 
 from sgvm.runtime.device import CUDA_DEVICE
 
-from .helpers import DEVICE, GID, SHAPES, SIZES, build, run, sub_groups, total
+from . import helpers
+from .helpers import GID, SHAPES, SIZES, build, run, sub_groups, total
 
 # OpenCL C type → (NumPy dtype, built-in prefix): the 8/16-bit forms are
 # cl_intel_subgroups_char/_short's intel_sub_group_*.
@@ -73,7 +74,7 @@ def _check(actual: np.ndarray, desired: np.ndarray, op: str) -> None:
     """Integers bit-identical; floats too on the CPU engine (its documented lane order),
     within a few ULP of the sum's magnitude on CUDA, whose full sub-groups add as a tree
     (float reduction order is unspecified; docs/cuda.md)."""
-    if DEVICE is CUDA_DEVICE and actual.dtype.kind == "f" and "add" in op:
+    if helpers.DEVICE is CUDA_DEVICE and actual.dtype.kind == "f" and "add" in op:
         eps = float(np.finfo(actual.dtype).eps)
         np.testing.assert_allclose(actual, desired, rtol=8 * eps, atol=64 * 8 * eps, err_msg=op)
     else:

@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+import dataclasses
 import os
 from collections.abc import Sequence
 from typing import Any, NamedTuple
 
 import numpy as np
 
-from ..runtime.device import CPU_DEVICE, CUDA_DEVICE, DeviceModel, make_version
+from ..runtime.device import ALIASES, CPU_DEVICE, DEVICES, DeviceModel, make_version
 from ..runtime.profiles import profile_device
 from ._base import InfoObject, cl_error
 from .constants import (
@@ -107,6 +108,8 @@ class Device(InfoObject):
         (``runtime.profiles``)."""
         if self.backend == "cpu":
             return profile_device()
+        if self.backend == "native":  # the same profile, run natively where it can be
+            return dataclasses.replace(profile_device(), name=self._model.name, engine="native")
         return self._model
 
     def get_info(self, param: int) -> Any:
@@ -227,17 +230,16 @@ class Device(InfoObject):
         return f"<pyopencl.Device '{self.model.name}' on 'sgvm'>"
 
 
-def _cuda_available() -> bool:
-    """The CUDA device is listed when CuPy is installed and sees a GPU (docs/cuda.md)."""
+def _available(name: str) -> bool:
+    """A device is listed when its backend can run here (the CUDA one needs CuPy and a GPU,
+    docs/cuda.md; the native one the ziglang wheel, docs/native.md)."""
     from ..engine import backend
 
-    return backend.get("cuda").available()
+    return backend.get(name).available()
 
 
 _PLATFORM = Platform()
-_BACKENDS = {"cpu": CPU_DEVICE}
-if _cuda_available():
-    _BACKENDS["cuda"] = CUDA_DEVICE
+_BACKENDS = {name: model for name, model in DEVICES.items() if name == "cpu" or _available(name)}
 _PLATFORM._devices = [Device(_PLATFORM, model, name) for name, model in _BACKENDS.items()]
 
 
@@ -247,8 +249,10 @@ def get_platforms() -> list[Platform]:
 
 
 def _device_from_env() -> Device:
-    """The device ``SGVM_DEVICE`` names ("cpu" when unset)."""
+    """The device ``SGVM_DEVICE`` names ("cpu", the NumPy engine, when unset; "numpy" is
+    "cpu")."""
     want = os.environ.get("SGVM_DEVICE", "cpu").strip().lower() or "cpu"
+    want = ALIASES.get(want, want)
     for dev in _PLATFORM._devices:
         if dev.backend == want:
             return dev

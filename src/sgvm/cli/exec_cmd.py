@@ -26,7 +26,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--check", action="store_true", help="run every launch under the checker")
     p.add_argument("--profile", action="store_true", help="print the message profile at the end")
-    p.add_argument("--device", choices=("cpu", "cuda"), help="the device the program sees (SGVM_DEVICE)")
+    p.add_argument("--device", choices=("cpu", "numpy", "native", "cuda"),
+                   help="the device the program sees (SGVM_DEVICE; numpy is cpu)")
     p.add_argument("command", nargs=argparse.REMAINDER, help="the program and its arguments (after --)")
     p.set_defaults(func=run)
 

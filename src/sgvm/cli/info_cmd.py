@@ -10,7 +10,7 @@ import sys
 from typing import Any
 
 from .. import __version__
-from ..runtime.device import CPU_DEVICE, CUDA_DEVICE, DeviceModel
+from ..runtime.device import CPU_DEVICE, DEVICES, DeviceModel
 
 _KIB = 1024
 
@@ -36,9 +36,12 @@ def platform() -> dict[str, Any]:
 
 def devices() -> list[dict[str, Any]]:
     """Every device model as a dict, plus its backend and whether it can run here."""
-    cuda = importlib.util.find_spec("cupy") is not None
+    from ..engine import backend as backends
+
     out = []
-    for backend, model, available in (("cpu", CPU_DEVICE, True), ("cuda", CUDA_DEVICE, cuda)):
+    for backend, model in DEVICES.items():
+        available = backend == "cpu" or (importlib.util.find_spec("cupy") is not None
+                                           if backend == "cuda" else backends.get(backend).available())
         entry = {"backend": backend, "available": available}
         entry.update(_jsonable(dataclasses.asdict(model)))
         entry["extensions_with_version"] = {  # CL_DEVICE_EXTENSIONS_WITH_VERSION
@@ -131,7 +134,7 @@ def text() -> str:
     ]
     devs = devices()
     rows.append(("Number of devices", len(devs)))
-    for model, entry in zip((CPU_DEVICE, CUDA_DEVICE), devs, strict=True):
+    for model, entry in zip(DEVICES.values(), devs, strict=True):
         rows.append(("", ""))
         rows.extend((f"  {k}", v) for k, v in _device_lines(model, entry["backend"],
                                                              entry["available"]))

@@ -8,6 +8,9 @@ never imports one it does not run on.
 
 * ``numpy``: ``engine.cpu``, the vectorised interpreter and the reference; the only
   backend that takes observers (checker, message profile).
+* ``native``: ``engine.native``, C++ through the bundled clang, lock-step lanes per
+  work-group on a thread pool (docs/native.md); launches with observers and kernels it
+  cannot compile run on ``numpy``, announced once on stderr.
 * ``cuda``: ``engine.cuda``, CUDA C through NVRTC (docs/cuda.md).
 """
 
@@ -75,7 +78,8 @@ class Backend(ABC):
         return True
 
 
-_MODULES = {"numpy": "sgvm.engine.cpu.backend", "cuda": "sgvm.engine.cuda.backend"}
+_MODULES = {"numpy": "sgvm.engine.cpu.backend", "native": "sgvm.engine.native.backend",
+            "cuda": "sgvm.engine.cuda.backend"}
 _LOADED: dict[str, Backend] = {}
 
 

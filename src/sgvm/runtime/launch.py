@@ -84,7 +84,8 @@ def launch(module: Module, kernel: str, args: Sequence[KernelArg], ndrange: NDRa
     ``param_names``: the kernel's parameter names as the source spells them (clang's
     SPIR-V has none), used in error messages. ``variant``: the implementation-defined
     choices (``runtime.variant``; None: those of the options, environment and device);
-    only the NumPy backend runs other than the defaults. ``max_steps``: the step budget
+    only the NumPy backend runs other than the defaults (the native one hands such launches
+    to it). ``max_steps``: the step budget
     per batch (None: ``SGVM_MAX_STEPS``)."""
     t0 = time.perf_counter()
     params, modes = _kernel(module, kernel)
@@ -101,8 +102,8 @@ def launch(module: Module, kernel: str, args: Sequence[KernelArg], ndrange: NDRa
     if variant is None:
         variant = variant_from_settings(options, device.sub_group_mapping)
     S = sub_group_size(modes, options, device, variant)
-    if device.engine != "numpy" and variant.differences(Variant(sub_group_size=variant.sub_group_size,
-                                                                seed=variant.seed)):
+    if device.engine == "cuda" and variant.differences(Variant(sub_group_size=variant.sub_group_size,
+                                                               seed=variant.seed)):
         raise UnsupportedError(f"{variant.describe()}: only the CPU device runs other than "
                                "sgvm's own choices (docs/portability.md)")
     if ndrange.work_items == 0:

@@ -587,3 +587,80 @@ def _ext(r, inst: Instruction) -> None:
     if name not in r.ext:
         raise UnsupportedError(f"{r.target}: OpenCL.std {name}")
     r.ext[name](r, inst, [o.value for o in inst.operands[2:]])
+
+
+# -- loads and stores ------------------------------------------------------------------
+def load(r, inst: Instruction) -> None:
+    """OpLoad through a pointer (built-in variables are the target's)."""
+    ptr = inst.operands[0].value
+    t = r.rtype(inst)
+    p = r.leaf(ptr)
+    align = memory_alignment(inst, 1)
+    cond = r.guard(ptr, p, T.size_of(t), _check_alignment(t, align), 0)
+    vt = _vector_ctype(t, align)
+    if vt:
+        comps = "xyzw"[:t.count]
+        ld = f"if ({cond}) v_ = *({vt}*){p};" if cond else f"v_ = *({vt}*){p};"
+        r.emit(f"{{ {vt} v_ = {{}}; {ld} " + " ".join(
+            f"{n} = sg_from_bits<{C.scalar_ctype(t.component)}>(sg_bits(v_.{c}));"
+            for n, c in zip(r.result_names(inst), comps, strict=True)) + " }")
+        return
+    r.guarded_assign(inst, cond, [_read(x, f"({p} + {o})", align) for x, o in zip(
+        C.leaf_types(t), C.leaf_offsets(t), strict=True)])
+
+
+def store(r, ptr: int, value: int, align: int = 0) -> None:
+    """OpStore (and an OpVariable's initializer) of ``value`` through ``ptr``."""
+    t = r.type_of(value)
+    p = r.leaf(ptr)
+    cond = r.guard(ptr, p, T.size_of(t), _check_alignment(t, align), 1)
+    vt = _vector_ctype(t, align)
+    if vt:
+        base = "float" if vt.startswith("float") else "u32" if vt.startswith("uint") else "u64"
+        vals = ", ".join(f"sg_from_bits<{base}>(sg_bits({v}))" for v in r.leaves(value))
+        r.guarded(cond, [f"*({vt}*){p} = make_{vt}({vals});"])
+        return
+    r.guarded(cond, [_write(x, f"({p} + {o})", v, align) for x, o, v in zip(
+        C.leaf_types(t), C.leaf_offsets(t), r.leaves(value), strict=True)])
+
+
+def memory_alignment(inst: Instruction, first: int) -> int:
+    """The Aligned memory operand of a load (operands from ``first``) or store, else 0."""
+    ops = inst.operands[first:]
+    if ops and ops[0].kind == "MemoryAccess" and ops[0].value & 0x2 and len(ops) > 1:
+        return int(ops[1].value)
+    return 0
+
+
+def _check_alignment(t: Type, align: int) -> int:
+    """The alignment an access must have: the Aligned operand, else the CPU engine's
+    (the scalar size), else (aggregates) the type's, which the leaf accesses need."""
+    return align or (T.align_of(t) if t.op in ("Struct", "Array") else T.size_of(C.leaf_types(t)[0]))
+
+
+def _read(x: Type, addr: str, align: int) -> str:
+    """A load of leaf type ``x``; through memcpy where the Aligned operand is below its size."""
+    ct = C.scalar_ctype(x)
+    if align and align < T.size_of(x):
+        return f"sg_unaligned<{ct}>({addr})"
+    return f"*({ct}*){addr}"
+
+
+def _write(x: Type, addr: str, v: str, align: int) -> str:
+    ct = C.scalar_ctype(x)
+    if align and align < T.size_of(x):
+        return f"{{ {ct} w_ = {v}; memcpy({addr}, &w_, {T.size_of(x)}); }}"
+    return f"*({ct}*){addr} = {v};"
+
+
+def _vector_ctype(t: Type, align: int) -> str:
+    """A CUDA vector type for a whole-vector access of ``t`` at ``align``, else ''."""
+    if t.op != "Vector" or t.count not in (2, 4) or t.component.op == "Bool":
+        return ""
+    w = t.component.width
+    size = w // 8 * t.count
+    if align < size or w not in (32, 64) or size > 16:
+        return ""
+    if t.component.op == "Float":
+        return f"{'float' if w == 32 else 'double'}{t.count}"
+    return f"uint{t.count}" if w == 32 else "ulonglong2"

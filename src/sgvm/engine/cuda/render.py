@@ -18,6 +18,7 @@ from ...errors import UnsupportedError
 from ...spirv import Block, Function, Instruction, Module, Operand, Type
 from ...spirv import grammar as G
 from ..clower import ctypes_ as C
+from ..clower import ops
 from ..common import types as T
 from ..common.constants import ALLOWED, byte_offset, constant_sampler
 from .render_globals import GlobalInit
@@ -71,7 +72,7 @@ class Renderer:
         self.sched: Schedule | None = None  # the current function's schedule, if it has one
         self.uses_members = False  # the current function needs sub-group membership
         self.kernel_only: set[int] = set()  # entry points' functions that nothing calls
-        from ..clower import dot, ext, ops  # noqa: F401  (dot registers into ops.OPS)
+        from ..clower import dot, ext  # noqa: F401  (dot registers into ops.OPS)
         from . import printf, render_groups, render_images, render_non_uniform
 
         self.ops = {**ops.OPS, **render_groups.OPS, **render_non_uniform.OPS, **render_images.OPS}
@@ -336,7 +337,7 @@ class Renderer:
         if op in ("OpPhi", "OpLoopMerge", "OpSelectionMerge", "OpLine", "OpNoLine", "OpVariable",
                   "OpLifetimeStart", "OpLifetimeStop", "OpNop", "OpMemoryNamedBarrier"):
             if op == "OpVariable" and len(inst.operands) > 1:
-                self._store(inst.result_id, inst.operands[1].value)
+                ops.store(self, inst.result_id, inst.operands[1].value)
             return
         if op == "OpBranch":
             self.emit(self.edge(label, inst.operands[0].value))
@@ -372,7 +373,8 @@ class Renderer:
         elif op == "OpLoad":
             self._load(inst)
         elif op == "OpStore":
-            self._store(inst.operands[0].value, inst.operands[1].value, _alignment(inst, 2))
+            ops.store(self, inst.operands[0].value, inst.operands[1].value,
+                      ops.memory_alignment(inst, 2))
         elif op in self.ops:
             self.ops[op](self, inst)
         else:
@@ -430,33 +432,7 @@ class Renderer:
         if ptr in self.builtins:
             self.assign(inst, self._builtin(self.builtins[ptr], self.rtype(inst)))
             return
-        t = self.rtype(inst)
-        p = self.leaf(ptr)
-        align = _alignment(inst, 1)
-        cond = self.guard(ptr, p, T.size_of(t), _check_alignment(t, align), 0)
-        vt = _vector_ctype(t, align)
-        if vt:
-            comps = "xyzw"[:t.count]
-            load = f"if ({cond}) v_ = *({vt}*){p};" if cond else f"v_ = *({vt}*){p};"
-            self.emit(f"{{ {vt} v_ = {{}}; {load} " + " ".join(
-                f"{n} = sg_from_bits<{C.scalar_ctype(t.component)}>(sg_bits(v_.{c}));"
-                for n, c in zip(self.result_names(inst), comps, strict=True)) + " }")
-            return
-        self.guarded_assign(inst, cond, [_read(x, f"({p} + {o})", align) for x, o in zip(
-            C.leaf_types(t), C.leaf_offsets(t), strict=True)])
-
-    def _store(self, ptr: int, value: int, align: int = 0) -> None:
-        t = self.type_of(value)
-        p = self.leaf(ptr)
-        cond = self.guard(ptr, p, T.size_of(t), _check_alignment(t, align), 1)
-        vt = _vector_ctype(t, align)
-        if vt:
-            base = "float" if vt.startswith("float") else "u32" if vt.startswith("uint") else "u64"
-            vals = ", ".join(f"sg_from_bits<{base}>(sg_bits({v}))" for v in self.leaves(value))
-            self.guarded(cond, [f"*({vt}*){p} = make_{vt}({vals});"])
-            return
-        self.guarded(cond, [_write(x, f"({p} + {o})", v, align) for x, o, v in zip(
-            C.leaf_types(t), C.leaf_offsets(t), self.leaves(value), strict=True)])
+        ops.load(self, inst)
 
     def _builtin(self, name: str, t: Type) -> list[str]:
         """Leaves of a built-in variable's value (docs/subgroups.md for the sub-group ones)."""
@@ -530,45 +506,3 @@ def _targets(block: Block) -> list[int]:
     if term.opname == "OpSwitch":
         return [term.operands[1].value] + [o.value[1] for o in term.operands[2:]]
     return []
-
-
-def _alignment(inst: Instruction, first: int) -> int:
-    """The Aligned memory operand of a load (operands from ``first``) or store, else 0."""
-    ops = inst.operands[first:]
-    if ops and ops[0].kind == "MemoryAccess" and ops[0].value & 0x2 and len(ops) > 1:
-        return int(ops[1].value)
-    return 0
-
-
-def _check_alignment(t: Type, align: int) -> int:
-    """The alignment an access must have: the Aligned operand, else the CPU engine's
-    (the scalar size), else (aggregates) the type's, which the leaf accesses need."""
-    return align or (T.align_of(t) if t.op in ("Struct", "Array") else T.size_of(C.leaf_types(t)[0]))
-
-
-def _read(x: Type, addr: str, align: int) -> str:
-    """A load of leaf type ``x``; through memcpy where the Aligned operand is below its size."""
-    ct = C.scalar_ctype(x)
-    if align and align < T.size_of(x):
-        return f"sg_unaligned<{ct}>({addr})"
-    return f"*({ct}*){addr}"
-
-
-def _write(x: Type, addr: str, v: str, align: int) -> str:
-    ct = C.scalar_ctype(x)
-    if align and align < T.size_of(x):
-        return f"{{ {ct} w_ = {v}; memcpy({addr}, &w_, {T.size_of(x)}); }}"
-    return f"*({ct}*){addr} = {v};"
-
-
-def _vector_ctype(t: Type, align: int) -> str:
-    """A CUDA vector type for a whole-vector access of ``t`` at ``align``, else ''."""
-    if t.op != "Vector" or t.count not in (2, 4) or t.component.op == "Bool":
-        return ""
-    w = t.component.width
-    size = w // 8 * t.count
-    if align < size or w not in (32, 64) or size > 16:
-        return ""
-    if t.component.op == "Float":
-        return f"{'float' if w == 32 else 'double'}{t.count}"
-    return f"uint{t.count}" if w == 32 else "ulonglong2"

@@ -1,0 +1,87 @@
+"""Fault records of the native backend (the CUDA backend's layout, engine/cuda/bounds.py)
+and the errors they become.
+
+A kernel with checks on guards every global, constant and local access: the address must
+lie in one of the launch's *regions* (buffer arguments' allocations, by-value copies,
+program-scope globals) or in the work-group's local memory, aligned as the NumPy engine
+requires. A faulting access is skipped (loads give 0); the work-item with the lowest
+global linear id records it in a four-word record ``[~linear id (0: none), lock,
+address, size | kind << 32 | why << 40]`` (kind 0 load, 1 store, 2 atomic; why 1
+misaligned, 2 read-only, 3 out of bounds, + 4 when the address is an offset in local
+memory, + 32 when it is an offset in a work-item's private memory (native); 8 the step
+budget ran out; 16 OpUnreachable was reached). ``error`` turns the
+record into the NumPy engine's ``KernelMemoryError`` / ``KernelTimeout`` message.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from ...errors import KernelMemoryError, KernelTimeout, UnsupportedError
+from ...runtime.ndrange import NDRange
+from . import limits
+
+_KINDS = ("load", "store", "atomic")
+_WHY = {1: "misaligned", 2: "read-only memory written:", 3: "out-of-bounds"}
+TIMEOUT, UNREACHABLE = 8, 16
+_RO = np.uint64(1 << 63)
+_FAR = 1 << 40  # further past a region's start than this: not that region's offset
+
+
+@dataclass
+class Region:
+    """A device byte range a kernel may access, and how error messages name it."""
+
+    start: int
+    size: int
+    read_only: bool
+    label: str
+
+
+def table(regions: list[Region]) -> np.ndarray:
+    """``[start, size | read-only << 63]`` per region, as ``sg_ok`` reads them."""
+    out = np.zeros(2 * max(len(regions), 1), np.uint64)
+    for i, r in enumerate(regions):
+        out[2 * i] = r.start
+        out[2 * i + 1] = np.uint64(r.size) | (_RO if r.read_only else np.uint64(0))
+    return out
+
+
+def global_id(linear: int, nd: NDRange) -> tuple[int, ...]:
+    gx, gy = nd.global_size[0], nd.global_size[1]
+    ids = (linear % gx, linear // gx % gy, linear // (gx * gy))
+    return tuple(int(i + o) for i, o in zip(ids, nd.global_offset, strict=True))[:nd.work_dim]
+
+
+def error(kernel: str, rec: np.ndarray, regions: list[Region], local_bytes: int,
+          nd: NDRange, steps: str = "loop iterations per work-item and function call",
+          ) -> KernelMemoryError | KernelTimeout | UnsupportedError:
+    """The CPU engine's message (``memory_access.fail``, ``Batch.tick``) for fault record
+    ``rec``; ``steps`` says what the step budget counts."""
+    linear = int(~rec[0] & np.uint64((1 << 64) - 1))
+    addr, info = int(rec[2]), int(rec[3])
+    nbytes, what, why = info & 0xFFFFFFFF, _KINDS[(info >> 32) & 0xFF], (info >> 40) & 0xFF
+    if why == TIMEOUT:
+        return KernelTimeout(
+            f"kernel '{kernel}' exceeded its step budget of {limits.max_steps()} {steps} "
+            f"(set SGVM_MAX_STEPS to raise it); first stopped: "
+            f"work-item with global id {global_id(linear, nd)}")
+    if why == UNREACHABLE:
+        return UnsupportedError(f"kernel '{kernel}': OpUnreachable was reached by work-item "
+                                f"with global id {global_id(linear, nd)}")
+    reason = _WHY[why & 3]
+    if why & 4:
+        off, name = addr, f"local allocation 'local' ({local_bytes} bytes)"
+    else:
+        below = [r for r in regions if r.start <= addr < r.start + max(r.size, _FAR)]
+        if below:
+            r = max(reversed(below), key=lambda r: r.start)  # a buffer's last argument names it
+            off, name = addr - r.start, f"{r.label} ({r.size} bytes)"
+        else:
+            reason, off = "invalid", addr
+            name = "null pointer" if addr < 1 << 16 else "unknown memory"
+    return KernelMemoryError(
+        f"kernel '{kernel}': {reason} {what} of {nbytes} bytes at byte offset {off} of {name} "
+        f"by work-item with global id {global_id(linear, nd)}")

@@ -1,0 +1,354 @@
+"""The native backend behind the backend interface: kernels rendered to C++ (``render``),
+compiled by the bundled clang (``compile``), run on a thread pool (docs/native.md).
+
+* Work-groups are split into chunks that run on ``SGVM_THREADS`` threads (default: the
+  CPUs this process may use); ctypes releases the GIL during each call. Each call gets
+  its own frame (lane arrays), local memory and private arena.
+* Checks (``SGVM_BOUNDS``, default 1): every global, constant and local access is
+  bounds- and alignment-checked and the step budget counts block executions per
+  work-group; ``SGVM_BOUNDS=0`` compiles them out.
+* What the renderer does not support (``UnsupportedError`` while rendering: images,
+  printf, function calls, program-scope variables …), launches with observers and
+  launches under an implementation-defined variant other than sgvm's own
+  (``runtime.variant``) run on the NumPy engine; the first time a kernel does, one line
+  on stderr says why.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import os
+import sys
+import threading
+import time
+import weakref
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any
+
+import numpy as np
+
+from ...errors import BuildError, KernelMemoryError, LogicError, UnsupportedError
+from ...runtime.args import BufferArg, LocalArg, NullArg, ValueArg
+from ...runtime.memory import OFFSET_BITS, allocation
+from ...runtime.variant import Variant
+from ...spirv import Module
+from .. import backend as backends
+from ..backend import Backend, LaunchRequest, LaunchResult
+from ..clower import ctypes_ as C
+from ..common import faults, limits
+from ..common import types as T
+from ..cpu.arenas import groups_per_batch
+from ..cpu.program import program_for
+from . import compile as compiler
+from .render import KernelInfo, Renderer
+
+_SOURCES: weakref.WeakKeyDictionary[Module, dict[tuple[int, bool], Any]] = \
+    weakref.WeakKeyDictionary()
+_ANNOUNCED: set[tuple[int, str]] = set()
+SMALL = 1 << 15  # work-items: fewer run on the calling thread
+_BITS = {1: np.uint8, 2: np.uint16, 4: np.uint32, 8: np.uint64}
+
+
+class _Ctx(ctypes.Structure):
+    _fields_ = [("enq", ctypes.c_uint64 * 3), ("goff", ctypes.c_uint64 * 3),
+                ("gsize", ctypes.c_uint64 * 3), ("ngr", ctypes.c_uint64 * 3),
+                ("dim", ctypes.c_uint32), ("nrng", ctypes.c_uint32),
+                ("rng", ctypes.c_void_p), ("fault", ctypes.c_void_p),
+                ("steps", ctypes.c_uint64), ("local_bytes", ctypes.c_uint64),
+                ("checks", ctypes.c_uint32), ("nlobj", ctypes.c_uint32), ("npobj", ctypes.c_uint32),
+                ("lobj", ctypes.c_void_p), ("pobj", ctypes.c_void_p), ("pslot", ctypes.c_uint64)]
+
+
+def checks_enabled() -> bool:
+    """Whether launches check memory accesses and the step budget (``SGVM_BOUNDS=0``: off)."""
+    return os.environ.get("SGVM_BOUNDS", "1") != "0"
+
+
+def threads() -> int:
+    """``SGVM_THREADS``, else the CPUs this process may run on."""
+    env = os.environ.get("SGVM_THREADS")
+    if env:
+        return max(1, int(env))
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # not Linux
+        return os.cpu_count() or 1
+
+
+def compiled(module: Module, sub_group_size: int, checked: bool,
+             ) -> tuple[Any, dict[str, KernelInfo | UnsupportedError]]:
+    """The loaded library of ``module`` and, per kernel, its KernelInfo or why it cannot run
+    natively (raises BuildError when the C++ does not compile; cached per module)."""
+    per = _SOURCES.setdefault(module, {})
+    key = (sub_group_size, checked)
+    entry = per.get(key)
+    if entry is None:
+        try:
+            source, kernels = Renderer(module, sub_group_size, checked).render()
+            entry = (compiler.library(source), kernels)
+        except BuildError as e:
+            entry = e
+        per[key] = entry
+    if isinstance(entry, Exception):
+        raise entry
+    return entry
+
+
+def _announce(module: Module, kernel: str, why: str) -> None:
+    key = (id(module), kernel)
+    if key not in _ANNOUNCED:
+        _ANNOUNCED.add(key)
+        sys.stderr.write(f"sgvm: kernel '{kernel}' runs on the NumPy engine: {why}\n")
+
+
+def _leaf_words(arg: ValueArg, t: Any, label: str) -> list[int]:
+    data = bytes(arg.data)
+    size = T.size_of(t)
+    if len(data) != size and not (t.op == "Vector" and t.count == 3 and len(data) == T.data_size(t)):
+        raise LogicError(f"argument '{label}': {len(data)} bytes given, parameter takes {size}",
+                         "CL_INVALID_ARG_SIZE")
+    data = data.ljust(size, b"\0")
+    out = []
+    for off, x in zip(C.leaf_offsets(t), C.leaf_types(t), strict=True):
+        n = max(T.size_of(x), 1)
+        out.append(int(np.frombuffer(data, _BITS[n], 1, off)[0]))
+    return out
+
+
+class NativeBackend(Backend):
+    """See the module docstring."""
+
+    name = "native"
+
+    def available(self) -> bool:
+        return compiler.available()
+
+    def launch(self, request: LaunchRequest) -> LaunchResult:
+        module, kernel = request.module, request.kernel
+        if request.observers:
+            _announce(module, kernel, "checked and profiled launches run on the reference engine")
+            return backends.get("numpy").launch(request)
+        v = request.variant
+        if v.differences(Variant(sub_group_size=v.sub_group_size, seed=v.seed)):
+            _announce(module, kernel, f"{v.describe()} runs on the reference engine")
+            return backends.get("numpy").launch(request)
+        checked = checks_enabled()
+        try:
+            lib, kernels = compiled(module, request.sub_group_size, checked)
+            info = kernels[kernel]
+            if isinstance(info, UnsupportedError):
+                raise info
+            self._check_args(request, info)
+        except (UnsupportedError, BuildError) as e:
+            _announce(module, kernel, f"the native backend cannot run it ({_reason(e)})")
+            return backends.get("numpy").launch(request)
+        return _run(lib, info, request, checked)
+
+    @staticmethod
+    def _check_args(request: LaunchRequest, info: KernelInfo) -> None:
+        for (kind, _), arg in zip(info.params, request.args, strict=True):
+            ok = isinstance(arg, LocalArg) if kind == "local" else \
+                isinstance(arg, (BufferArg, NullArg, ValueArg)) if kind == "ptr" else \
+                isinstance(arg, ValueArg)
+            if not ok:
+                raise UnsupportedError(f"a {type(arg).__name__} argument")
+
+
+def _reason(e: Exception) -> str:
+    if isinstance(e, BuildError):
+        return "its C++ did not compile: " + (str(e).splitlines() or ["?"])[0]
+    return str(e).removeprefix("native backend: ")
+
+
+def _run(lib: Any, info: KernelInfo, request: LaunchRequest, checked: bool) -> LaunchResult:
+    nd = request.ndrange
+    S = request.sub_group_size
+    words = np.zeros(max(info.arg_words, 1), np.uint64)
+    regions: list[faults.Region] = []
+    keep: list[Any] = []
+    local = info.local_bytes
+    local_objects = list(info.local_objects)
+    w = 0
+    for (kind, t), arg, label in zip(info.params, request.args, request.labels, strict=True):
+        if kind == "local":
+            local = -(-local // 16) * 16
+            words[w] = local
+            local_objects.append((f"{label} (local)", local, arg.nbytes))
+            local += arg.nbytes
+            w += 1
+        elif isinstance(arg, BufferArg):
+            a = arg.allocation
+            if arg.offset > a.size:
+                raise LogicError(f"argument '{label}': offset past the buffer", "CL_INVALID_ARG_VALUE")
+            base = a.data.ctypes.data
+            words[w] = base + arg.offset
+            regions.append(faults.Region(base, a.size, a.read_only,
+                                         f"{label} (buffer '{a.name}')" if a.name else label))
+            w += 1
+        elif isinstance(arg, NullArg):
+            w += 1
+        elif kind == "ptr":  # a struct passed by value: a private read-only copy
+            data = np.frombuffer(bytes(arg.data), np.uint8).copy()
+            keep.append(data)
+            words[w] = data.ctypes.data
+            regions.append(faults.Region(data.ctypes.data, data.size, True,
+                                         f"private allocation '{label}'"))
+            w += 1
+        else:
+            for v in _leaf_words(arg, t, label):
+                words[w] = v
+                w += 1
+    if info.globals:  # the NumPy engine's storage, so both backends see the same contents
+        prog = program_for(request.module, request.kernel)
+        for vid in info.globals:
+            a = allocation(int(prog.template[vid]) >> OFFSET_BITS)
+            assert a is not None
+            base = a.data.ctypes.data
+            words[w] = base
+            regions.append(faults.Region(base, a.size, a.read_only,
+                                         f"{a.space} allocation '{a.name}'"))
+            w += 1
+    local = -(-local // 16) * 16
+    pm = -(-nd.group_volume // S) * S
+    groups_per_batch(request.kernel, info.private_need, pm, 1)  # the NumPy engine's limit
+    if local > request.device.local_mem_size:
+        raise LogicError(f"kernel '{request.kernel}' needs {local} bytes of local memory, the "
+                         f"device has {request.device.local_mem_size}", "CL_OUT_OF_RESOURCES")
+    table = faults.table(regions)
+    lobj = np.array([x for _, off, size in local_objects for x in (off, size)] or [0], np.uint64)
+    pobj = np.array([x for _, off, size in info.private_objects for x in (off, size)] or [0],
+                    np.uint64)
+    record = np.zeros(4, np.uint64)
+    ctx = _Ctx()
+    ctx.nlobj, ctx.npobj = len(local_objects), len(info.private_objects)
+    ctx.lobj, ctx.pobj, ctx.pslot = lobj.ctypes.data, pobj.ctypes.data, info.private_bytes
+    ctx.enq[:] = nd.local_size
+    ctx.goff[:] = nd.global_offset
+    ctx.gsize[:] = nd.global_size
+    ngr = [-(-g // lsz) for g, lsz in zip(nd.global_size, nd.local_size, strict=True)]
+    ctx.ngr[:] = ngr
+    ctx.dim, ctx.nrng = nd.work_dim, len(regions)
+    ctx.rng, ctx.fault = table.ctypes.data, record.ctypes.data
+    steps = limits.max_steps() if request.max_steps is None else request.max_steps
+    ctx.steps, ctx.local_bytes, ctx.checks = steps, local, int(checked)
+    total = ngr[0] * ngr[1] * ngr[2]
+    fn = _function(lib, info.symbol)
+    sizes = (info.frame_bytes * pm + 16 * pm, max(local, 16), max(info.private_bytes * pm, 16))
+    ctx_p, args_p = ctypes.addressof(ctx), words.ctypes.data
+
+    def run(first: int, count: int) -> int:
+        frame, loc, priv = _scratch(sizes)
+        return fn(ctx_p, args_p, first, count, frame, loc, priv, pm)
+
+    # a small launch costs less than handing it to threads
+    n = 1 if nd.work_items < SMALL else min(threads(), total)
+    chunks = _chunks(total, n)
+    if len(chunks) == 1:
+        codes = [run(*chunks[0])]
+    else:
+        codes = list(_pool(n).map(lambda ac: run(*ac), chunks))
+    del keep
+    if record[0]:
+        own = _error(request.kernel, record, regions, local_objects, info.private_objects, nd)
+        if isinstance(own, KernelMemoryError):
+            _explain(request)  # the reference engine's account of the same fault, if it sees it
+        raise own
+    if any(codes):
+        raise UnsupportedError(f"kernel '{request.kernel}': native code stopped with status "
+                               f"{max(codes)}")
+    return LaunchResult(batches=len(chunks), seconds=time.perf_counter() - request.t0)
+
+
+_PREPARED: dict[tuple[int, str], Any] = {}
+_POOL: list[Any] = [None, 0]  # the executor and its size
+_LOCAL = threading.local()
+
+
+def _function(lib: Any, symbol: str) -> Any:
+    """The kernel's ctypes function, its signature set once."""
+    key = (id(lib), symbol)
+    fn = _PREPARED.get(key)
+    if fn is None:
+        fn = getattr(lib, symbol)
+        fn.restype = ctypes.c_int
+        fn.argtypes = [ctypes.c_void_p, ctypes.c_void_p, ctypes.c_uint64, ctypes.c_uint64,
+                       ctypes.c_void_p, ctypes.c_void_p, ctypes.c_void_p, ctypes.c_uint32]
+        _PREPARED[key] = fn
+    return fn
+
+
+def _scratch(sizes: tuple[int, int, int]) -> tuple[int, int, int]:
+    """This thread's frame, local memory and private arena (grown as needed, reused); the
+    kernel clears local and private memory for each work-group itself."""
+    have = getattr(_LOCAL, "buffers", None)
+    if have is None or any(b.size < n for b, n in zip(have, sizes, strict=True)):
+        have = _LOCAL.buffers = [np.empty(max(n, 64), np.uint8) for n in sizes]
+    return tuple(b.ctypes.data for b in have)  # type: ignore[return-value]
+
+
+def _pool(n: int) -> ThreadPoolExecutor:
+    """A thread pool of ``n`` workers kept between launches."""
+    if _POOL[1] != n:
+        if _POOL[0] is not None:
+            _POOL[0].shutdown(wait=False)
+        _POOL[0], _POOL[1] = ThreadPoolExecutor(n, thread_name_prefix="sgvm-native"), n
+    return _POOL[0]
+
+
+def _explain(request: LaunchRequest) -> None:
+    """Re-run a launch that faulted on the NumPy engine, whose ``KernelMemoryError`` names the
+    object the faulting pointer came from (native code knows only where the address fell);
+    returns when that run sees no fault (its inputs are the faulted launch's outputs)."""
+    try:
+        backends.get("numpy").launch(request)
+    except KernelMemoryError as e:
+        raise KernelMemoryError(str(e)) from None
+
+
+def _error(kernel: str, rec: np.ndarray, regions: list[faults.Region],
+           local_objects: list[tuple[str, int, int]], private_objects: list[tuple[str, int, int]],
+           nd: Any) -> Exception:
+    """The NumPy engine's ``KernelMemoryError`` for fault record ``rec`` (engine/common/faults.py
+    has the layout): the object an access fell outside of is the one it overran (the nearest
+    below it), its offset from that object's start (in the work-group's or work-item's own
+    copy for local and private objects)."""
+    info = int(rec[3])
+    why = (info >> 40) & 0xFF
+    if why in (faults.TIMEOUT, faults.UNREACHABLE):
+        return faults.error(kernel, rec, regions, 0, nd, "block executions per work-group")
+    nbytes, what = info & 0xFFFFFFFF, ("load", "store", "atomic")[(info >> 32) & 0xFF]
+    reason = {1: "misaligned", 2: "read-only memory written:", 3: "out-of-bounds"}[why & 3]
+    addr = int(rec[2])
+    if why & (4 | 32):
+        a = addr - (1 << 64) if addr >= 1 << 63 else addr
+        objects = local_objects if why & 4 else private_objects
+        owner = "work-group" if why & 4 else "work-item"
+        below = [o for o in objects if o[1] <= a] or objects[:1]
+        name, start, size = max(below, key=lambda o: o[1]) if below else ("memory", 0, 0)
+        where = f"{name} ({size} bytes per {owner})"
+        off = a - start
+    else:
+        def distance(r: faults.Region) -> int:
+            return r.start - addr if addr < r.start else max(0, addr - (r.start + r.size) + 1)
+        near = min(regions, key=distance, default=None)
+        if near is not None and distance(near) < 1 << 20:
+            off, where = addr - near.start, f"{near.label} ({near.size} bytes)"
+        else:
+            reason, off = "invalid", addr
+            where = "null pointer" if addr < 1 << 16 else "unknown memory"
+    linear = int(~rec[0] & np.uint64((1 << 64) - 1))
+    return KernelMemoryError(
+        f"kernel '{kernel}': {reason} {what} of {nbytes} bytes at byte offset {off} of {where} "
+        f"by work-item with global id {faults.global_id(linear, nd)}")
+
+
+def _chunks(total: int, n: int) -> list[tuple[int, int]]:
+    """Work-group ranges for ``n`` threads: a few per thread, so uneven groups balance."""
+    if n <= 1:
+        return [(0, total)]
+    k = min(total, 4 * n)
+    step = -(-total // k)
+    return [(a, min(step, total - a)) for a in range(0, total, step)]
+
+
+BACKEND = NativeBackend()

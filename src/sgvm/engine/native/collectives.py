@@ -1,0 +1,226 @@
+"""C++ for the collectives on the CPU: loops over one sub-group's (or the work-group's)
+lanes, with the rules of ``sgvm.semantics`` (docs/subgroups.md).
+
+The lanes taking part are the active ones (``SG_ACT(l)``: every live lane when the block
+runs for all of them, else those whose program counter is at this block). Reductions and
+scans fold in increasing lane order, each step rounded to the value's type, starting from
+the neutral value the NumPy engine fills inactive lanes with (``-0.0`` for a float sum,
+NaN for fmin/fmax), so both backends give the same bits; an exclusive scan with no active
+lane before it gives the identity. Shuffles read the source lane's value whether or not
+it is active (undefined either way) and give 0 out of range. Block IO reads and writes
+element ``i`` of lane ``l`` at ``p[l + i*S]`` from the first active lane's pointer, each
+element checked like a load or store aligned to its size.
+"""
+
+from __future__ import annotations
+
+import re
+
+from ...errors import UnsupportedError
+from ...spirv import Instruction, Type
+from ..clower import ctypes_ as C
+from ..clower.ops import constant_int, ids
+
+SUBGROUP, WORKGROUP = 3, 2
+_ARITH = {"OpGroupIAdd": "add", "OpGroupFAdd": "add", "OpGroupSMin": "smin",
+          "OpGroupUMin": "umin", "OpGroupFMin": "fmin", "OpGroupSMax": "smax",
+          "OpGroupUMax": "umax", "OpGroupFMax": "fmax"}
+
+
+def at(r, vid: int, lane: str) -> list[str]:
+    """The leaves of ``vid`` in lane ``lane`` (a C expression)."""
+    return [re.sub(r"\[l\]", f"[{lane}]", x) for x in r.leaves(vid)]
+
+
+def _loop(r, scope: int, k: int, body: list[str]) -> None:
+    """Run ``body`` once per group of ``scope``: lanes ``[g0, g1)``."""
+    act = f"(sg_all || sg_pc[l] == {k}u)"
+    r.emit(f"#define SG_ACT(l) {act}")
+    if scope == WORKGROUP:
+        r.emit("{ const u32 g0 = 0, g1 = sg_vol;")
+    elif scope == SUBGROUP:
+        r.emit(f"for (u32 g0 = 0; g0 < sg_vol; g0 += {r.S}u) {{ "
+               f"const u32 g1 = g0 + {r.S}u < sg_vol ? g0 + {r.S}u : sg_vol;")
+    else:
+        raise UnsupportedError(f"native backend: collective with scope {scope}")
+    r.emit("  u32 first = g0; while (first < g1 && !SG_ACT(first)) first++;")
+    r.emit("  if (first < g1) {")
+    for line in body:
+        r.emit("    " + line)
+    r.emit("  }")
+    r.emit("}")
+    r.emit("#undef SG_ACT")
+
+
+def _fold(kind: str, s: Type, acc: str, x: str) -> str:
+    ct = C.scalar_ctype(s)
+    if s.op == "Float":
+        if s.width == 16:
+            return {"add": f"sg_hadd({acc}, {x})", "fmin": f"sg_hmin({acc}, {x})",
+                    "fmax": f"sg_hmax({acc}, {x})"}[kind]
+        f = "" if s.width == 64 else "f"
+        return {"add": f"({acc} + {x})", "fmin": f"fmin{f}({acc}, {x})",
+                "fmax": f"fmax{f}({acc}, {x})"}[kind]
+    if kind == "add":
+        return f"({ct})((u64){acc} + (u64){x})"
+    sct = C.signed_ctype(s)
+    cmp = {"smin": f"({sct}){x} < ({sct}){acc}", "smax": f"({sct}){x} > ({sct}){acc}",
+           "umin": f"{x} < {acc}", "umax": f"{x} > {acc}"}[kind]
+    return f"({cmp} ? {x} : {acc})"
+
+
+def _values(kind: str, s: Type) -> tuple[str, str]:
+    """(neutral start, identity) of ``kind`` on ``s`` (semantics.collectives)."""
+    if s.op == "Float":
+        bits = {16: ("0x8000", "0x7e00", "0x7c00", "0xfc00"),
+                32: ("-0.0f", "NAN", "INFINITY", "-INFINITY"),
+                64: ("-0.0", "(double)NAN", "(double)INFINITY", "-(double)INFINITY")}[s.width]
+        if s.width == 16:
+            bits = tuple(f"(hbits){b}" for b in bits)  # type: ignore[assignment]
+        zero = "(hbits)0" if s.width == 16 else "0.0"
+        start = bits[0] if kind == "add" else bits[1]
+        ident = {"add": zero, "fmin": bits[2], "fmax": bits[3]}[kind]
+        return start, ident
+    ct = C.scalar_ctype(s)
+    w = s.width
+    ident = {"add": "0", "umin": f"{(1 << w) - 1:#x}ULL", "umax": "0",
+             "smin": f"{(1 << (w - 1)) - 1:#x}ULL", "smax": f"{1 << (w - 1):#x}ULL"}[kind]
+    return f"({ct}){ident}", f"({ct}){ident}"
+
+
+def _arith(r, inst: Instruction, k: int) -> None:
+    scope = constant_int(r, ids(inst)[0])
+    operation = inst.operands[1].value
+    if operation not in (0, 1, 2):
+        raise UnsupportedError(f"native backend: group operation {operation}")
+    kind = _ARITH[inst.opname]
+    x = inst.operands[2].value
+    lts = C.leaf_types(r.rtype(inst))
+    body = []
+    for j, s in enumerate(lts):
+        ct = C.scalar_ctype(s)
+        start, ident = _values(kind, s)
+        xl = r.leaves(x)[j] if len(r.leaves(x)) > 1 else r.leaf(x)
+        out = r.result_names(inst)[j]
+        body.append(f"{{ {ct} acc = {start}; bool any_ = false;")
+        if operation == 0:
+            body.append(f"  for (u32 l = g0; l < g1; l++) if (SG_ACT(l)) acc = "
+                        f"{_fold(kind, s, 'acc', xl)};")
+            body.append(f"  for (u32 l = g0; l < g1; l++) if (SG_ACT(l)) {out} = acc; }}")
+        elif operation == 1:
+            body.append(f"  for (u32 l = g0; l < g1; l++) if (SG_ACT(l)) {{ acc = "
+                        f"{_fold(kind, s, 'acc', xl)}; {out} = acc; }} }}")
+        else:
+            body.append(f"  for (u32 l = g0; l < g1; l++) if (SG_ACT(l)) {{ {ct} v_ = {xl}; "
+                        f"{out} = any_ ? acc : {ident}; acc = {_fold(kind, s, 'acc', 'v_')}; "
+                        "any_ = true; } }")
+    _loop(r, scope, k, body)
+
+
+def _all_any(r, inst: Instruction, k: int) -> None:
+    scope = constant_int(r, ids(inst)[0])
+    pred = r.leaf(inst.operands[1].value)
+    out = r.leaf(inst.result_id)
+    if inst.opname == "OpGroupAll":
+        body = [f"bool v_ = true; for (u32 l = g0; l < g1; l++) if (SG_ACT(l) && !({pred})) "
+                "v_ = false;"]
+    else:
+        body = [f"bool v_ = false; for (u32 l = g0; l < g1; l++) if (SG_ACT(l) && ({pred})) "
+                "v_ = true;"]
+    body.append(f"for (u32 l = g0; l < g1; l++) if (SG_ACT(l)) {out} = v_;")
+    _loop(r, scope, k, body)
+
+
+def _broadcast(r, inst: Instruction, k: int) -> None:
+    scope = constant_int(r, ids(inst)[0])
+    value, local_id = inst.operands[1].value, inst.operands[2].value
+    idl = at(r, local_id, "first")
+    if scope == SUBGROUP:
+        body = [f"u64 id_ = (u64){idl[0]}; bool ok_ = id_ < {r.S}u; u32 src_ = g0 + (ok_ ? (u32)id_ : 0);"]
+    else:
+        dims = ["(u64)" + x for x in idl]
+        lin = dims[0]
+        if len(dims) > 1:
+            lin += f" + {dims[1]} * sg_g.lsz[0]"
+        if len(dims) > 2:
+            lin += f" + {dims[2]} * sg_g.lsz[0] * sg_g.lsz[1]"
+        body = [f"u64 id_ = {lin}; bool ok_ = id_ < sg_pm; u32 src_ = ok_ ? (u32)id_ : 0;"]
+    lts = C.leaf_types(r.rtype(inst))
+    picked = at(r, value, "src_")
+    for j, (s, out) in enumerate(zip(lts, r.result_names(inst), strict=True)):
+        ct = C.scalar_ctype(s)
+        body.append(f"{{ {ct} v_ = ok_ ? {picked[j]} : ({ct})0; "
+                    f"for (u32 l = g0; l < g1; l++) if (SG_ACT(l)) {out} = v_; }}")
+    _loop(r, scope, k, body)
+
+
+def _shuffle(r, inst: Instruction, k: int) -> None:
+    o = inst.opname
+    S = r.S
+    operands = ids(inst)
+    index = r.leaf(operands[-1])
+    rule = {
+        "OpSubgroupShuffleINTEL":
+            f"u64 i_ = (u32){index}; bool oor_ = i_ >= {S}u, second_ = false;",
+        "OpSubgroupShuffleXorINTEL":
+            f"u64 i_ = (l - g0) ^ (u32){index}; bool oor_ = i_ >= {S}u, second_ = false;",
+        "OpSubgroupShuffleDownINTEL":
+            f"u64 i_ = (u32)((l - g0) + (u32){index}); bool second_ = i_ >= {S}u, "
+            f"oor_ = i_ >= {2 * S}u; if (second_) i_ -= {S}u;",
+        "OpSubgroupShuffleUpINTEL":
+            f"s64 v_ = (s32)(u32)((l - g0) - (u32){index}); bool second_ = v_ < 0, "
+            f"oor_ = v_ < -{S} || v_ >= {S}; u64 i_ = (u64)(second_ ? v_ + {S} : v_);",
+    }[o]
+    two = o in ("OpSubgroupShuffleDownINTEL", "OpSubgroupShuffleUpINTEL")
+    lts = C.leaf_types(r.rtype(inst))
+    if o == "OpSubgroupShuffleUpINTEL":
+        first, second = operands[1], operands[0]  # (previous, current): current first
+    else:
+        first, second = operands[0], operands[1] if two else operands[0]
+    a = at(r, first, "src_")
+    b = at(r, second, "src_")
+    sets = []
+    for j, (s, out) in enumerate(zip(lts, r.result_names(inst), strict=True)):
+        ct = C.scalar_ctype(s)
+        sets.append(f"{out} = oor_ ? ({ct})0 : second_ ? {b[j]} : {a[j]};")
+    body = [f"for (u32 l = g0; l < g1; l++) if (SG_ACT(l)) {{ {rule} "
+            f"if (oor_) i_ = 0; u32 src_ = g0 + (u32)i_; " + " ".join(sets) + " }"]
+    _loop(r, SUBGROUP, k, body)
+
+
+def _block_io(r, inst: Instruction, k: int) -> None:
+    write = inst.opname == "OpSubgroupBlockWriteINTEL"
+    p = inst.operands[0].value
+    t = r.type_of(inst.operands[1].value) if write else r.rtype(inst)
+    lts = C.leaf_types(t)
+    s = lts[0]
+    size = s.width // 8
+    ct = C.scalar_ctype(s)
+    base = at(r, p, "first")[0]
+    body = [f"char *base_ = (char *){base};",
+            "for (u32 l = g0; l < g1; l++) if (SG_ACT(l)) {"]
+    for i in range(len(lts)):
+        addr = f"(base_ + (u64)((l - g0) + {i}u * {r.S}u) * {size}u)"
+        cond = r.guard(p, addr, size, size, 1 if write else 0)
+        if write:
+            v = r.leaves(inst.operands[1].value)[i]
+            st = f"*({ct} *){addr} = {v};"
+            body.append(f"  if ({cond}) {st}" if cond else "  " + st)
+        else:
+            out = r.result_names(inst)[i]
+            ld = f"*({ct} *){addr}"
+            body.append(f"  {out} = ({cond}) ? {ld} : ({ct})0;" if cond else f"  {out} = {ld};")
+    body.append("}")
+    _loop(r, SUBGROUP, k, body)
+
+
+_RENDER = {**dict.fromkeys(_ARITH, _arith), "OpGroupAll": _all_any, "OpGroupAny": _all_any,
+           "OpGroupBroadcast": _broadcast, "OpSubgroupShuffleINTEL": _shuffle,
+           "OpSubgroupShuffleDownINTEL": _shuffle, "OpSubgroupShuffleUpINTEL": _shuffle,
+           "OpSubgroupShuffleXorINTEL": _shuffle, "OpSubgroupBlockReadINTEL": _block_io,
+           "OpSubgroupBlockWriteINTEL": _block_io}
+
+
+def render_collective(r, inst: Instruction, k: int) -> None:
+    """Emit the loops of collective ``inst`` in block ``k``."""
+    _RENDER[inst.opname](r, inst, k)

@@ -1,0 +1,112 @@
+"""C++ → a shared library with the ``ziglang`` wheel's clang (``zig cc -x c++``), loaded
+with ctypes and cached on disk (docs/native.md, "Compiling").
+
+* Flags: ``-O3`` without fast-math and with ``-ffp-contract=off`` (OpenCL forbids
+  contracting ``a*b+c`` unless the program allows it; clang already turned allowed
+  contractions into ``fma``), no C++ library, no exceptions.
+* Target: an explicit CPU level chosen from what this CPU reports (``target()``:
+  ``x86_64_v4`` with AVX-512, ``x86_64_v3`` with AVX2 and FMA, ``x86_64_v2``, else the
+  baseline), part of the cache key, so a cache shared between machines never serves code
+  built for a CPU this one lacks.
+* Cache: ``<sgvm cache>/native/<key>.so`` where the key hashes the source (which holds
+  the module's code, the sub-group size and whether checks are on), the flags, the
+  target and the compiler's version; a process keeps loaded libraries by key.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import functools
+import importlib.util
+import os
+import platform
+import subprocess
+import tempfile
+import threading
+from pathlib import Path
+
+from ...compiler.cache import cache_dir, digest
+from ...errors import BuildError
+
+FLAGS = ("-x", "c++", "-std=c++17", "-O3", "-ffp-contract=off", "-fno-exceptions", "-fno-rtti",
+         "-fno-math-errno", "-fPIC", "-shared", "-w")
+_LOADED: dict[str, ctypes.CDLL] = {}
+_LOCK = threading.Lock()
+
+
+def _zig() -> list[str]:
+    spec = importlib.util.find_spec("ziglang")
+    if spec is None or not spec.submodule_search_locations:
+        raise BuildError("", what="the native backend needs the 'ziglang' package (its clang)")
+    return [str(Path(spec.submodule_search_locations[0]) / ("zig.exe" if os.name == "nt" else "zig"))]
+
+
+def _cpu_flags() -> set[str]:
+    try:
+        text = Path("/proc/cpuinfo").read_text()
+    except OSError:
+        return set()
+    for line in text.splitlines():
+        if line.startswith(("flags", "Features")):
+            return set(line.split(":", 1)[1].split())
+    return set()
+
+
+@functools.cache
+def target() -> str:
+    """The ``-mcpu`` level code is built for (see the module docstring)."""
+    machine = platform.machine().lower()
+    if machine not in ("x86_64", "amd64"):
+        return "baseline"
+    flags = _cpu_flags()
+    if {"avx512f", "avx512bw", "avx512cd", "avx512dq", "avx512vl", "avx2", "fma", "bmi2"} <= flags:
+        return "x86_64_v4"
+    if {"avx2", "fma", "bmi1", "bmi2", "f16c", "movbe"} <= flags:
+        return "x86_64_v3"
+    if {"sse4_2", "popcnt", "ssse3"} <= flags:
+        return "x86_64_v2"
+    return "baseline"
+
+
+@functools.cache
+def _version() -> str:
+    out = subprocess.run([*_zig(), "version"], capture_output=True, text=True, timeout=60)
+    return out.stdout.strip()
+
+
+def cache_key(source: str) -> str:
+    return digest(source, " ".join(FLAGS), target(), _version())
+
+
+def library(source: str) -> ctypes.CDLL:
+    """The loaded shared library built from ``source`` (compiled on a cache miss)."""
+    key = cache_key(source)
+    lib = _LOADED.get(key)
+    if lib is not None:
+        return lib
+    with _LOCK:
+        lib = _LOADED.get(key)
+        if lib is None:
+            path = cache_dir() / "native" / f"{key}.so"
+            if not path.exists():
+                _build(source, path)
+            lib = _LOADED[key] = ctypes.CDLL(str(path))
+    return lib
+
+
+def _build(source: str, path: Path) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with tempfile.TemporaryDirectory(prefix=".tmp-", dir=path.parent) as tmp:
+        src = Path(tmp) / "kernel.cpp"
+        src.write_text(source)
+        out = Path(tmp) / "kernel.so"
+        cmd = [*_zig(), "cc", *FLAGS, f"-mcpu={target()}", str(src), "-o", str(out)]
+        proc = subprocess.run(cmd, capture_output=True, text=True, timeout=600)
+        if proc.returncode != 0:
+            raise BuildError(proc.stderr[-4000:], what="the native backend's C++ did not compile")
+        os.replace(out, path)
+
+
+def available() -> bool:
+    """The ``ziglang`` wheel (its clang) is installed."""
+    return importlib.util.find_spec("ziglang") is not None

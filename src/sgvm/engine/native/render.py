@@ -1,0 +1,590 @@
+"""SPIR-V Module → C++ for the CPU: one function per kernel that runs a range of work-groups,
+each in lock-step over its lanes (docs/native.md).
+
+The execution model is the NumPy engine's, compiled:
+
+* Every SSA value that lives past one *segment* is a lane array in the work-group's frame
+  (``r<id>_<leaf>[l]``); a value used only inside its segment is a C local (a register).
+* Blocks run in ``block_order`` (engine/common/blocks.py): each lane holds a program
+  counter ``pc[l]``; the lowest-ordered block some lane waits at runs next, for exactly
+  the lanes waiting there (``all`` when that is every live lane: an unmasked loop).
+* A block's instructions are split into segments; a segment runs as one loop over the
+  active lanes. Segments end at barriers and collectives (which are loops over each
+  sub-group's or the work-group's lanes) and wherever running the segment lane by lane
+  could order memory differently from running it instruction by instruction: a segment
+  either only reads memory or makes one write and reads nothing (private memory, which
+  no other lane sees, does not count).
+* Phis are copied per lane on the edge the lane takes; the terminator sets ``pc[l]``.
+
+The per-instruction C comes from the shared lowering (``engine/clower``); this module adds
+the structure, the built-in variables and the collectives.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from ...errors import UnsupportedError
+from ...spirv import Block, Function, Instruction, Module, Operand, Type
+from ...spirv import grammar as G
+from ..clower import ctypes_ as C
+from ..clower import ext, ops
+from ..common import types as T
+from ..common.block_order import block_order
+from ..common.constants import ALLOWED, byte_offset, constant_sampler
+from .inline import flatten
+
+_IGNORED = ("OpLoopMerge", "OpSelectionMerge", "OpLine", "OpNoLine", "OpLifetimeStart",
+            "OpLifetimeStop", "OpNop", "OpMemoryNamedBarrier", "OpMemoryBarrier", "OpPhi")
+_COLLECTIVE = {"OpGroupIAdd", "OpGroupFAdd", "OpGroupSMin", "OpGroupUMin", "OpGroupFMin",
+               "OpGroupSMax", "OpGroupUMax", "OpGroupFMax", "OpGroupAll", "OpGroupAny",
+               "OpGroupBroadcast", "OpSubgroupShuffleINTEL", "OpSubgroupShuffleDownINTEL",
+               "OpSubgroupShuffleUpINTEL", "OpSubgroupShuffleXorINTEL",
+               "OpSubgroupBlockReadINTEL", "OpSubgroupBlockWriteINTEL", "OpControlBarrier"}
+_WRITES = {"OpStore", "OpCopyMemory", "OpCopyMemorySized"}
+_EXT_WRITES = {"vstore_half", "vstore_halfn", "vstorea_halfn", "vstoren", "frexp", "modf",
+               "sincos", "fract", "lgamma_r", "remquo"}
+_EXT_READS = {"vloadn", "vload_half", "vload_halfn", "vloada_halfn"}
+_UNSUPPORTED_EXT = {"printf"}
+_ID_DIMS = {"GlobalInvocationId", "LocalInvocationId", "WorkgroupId", "WorkgroupSize",
+            "EnqueuedWorkgroupSize", "GlobalSize", "NumWorkgroups", "GlobalOffset"}
+
+
+@dataclass
+class KernelInfo:
+    """How the launcher passes a kernel's parameters and sizes its frames."""
+
+    name: str
+    symbol: str
+    params: list[tuple[str, Type]] = field(default_factory=list)  # (kind, type) per parameter
+    local_bytes: int = 0  # the kernel's own Workgroup variables
+    # (label, offset, size) of each local variable and each private variable (per work-item)
+    local_objects: list[tuple[str, int, int]] = field(default_factory=list)
+    private_objects: list[tuple[str, int, int]] = field(default_factory=list)
+    frame_bytes: int = 0  # per lane, every lane array of the entry function
+    private_bytes: int = 0  # per lane, Function variables (a 16-byte multiple)
+    private_need: int = 0  # the same, as the NumPy engine counts it (for its limit)
+    arg_words: int = 0  # 64-bit words of the argument block
+    # program-scope variables the kernel uses, their addresses after the parameters' words
+    globals: list[int] = field(default_factory=list)
+
+
+@dataclass
+class _Segment:
+    kind: str  # "lanes" (one fused loop), "collective" (one instruction), "barrier"
+    insts: list[Instruction] = field(default_factory=list)
+    writes: bool = False
+    reads: bool = False
+
+
+class Renderer:
+    """Renders the kernels of one module for one sub-group size; see the module docstring."""
+
+    target = "native backend"
+
+    def __init__(self, module: Module, sub_group_size: int, bounds: bool = True):
+        self.m = flatten(module)
+        self.S = sub_group_size
+        self.bounds = bounds
+        self.builtins = module.builtin_variables()
+        self.ops = dict(ops.OPS)
+        self.ext = {k: v for k, v in ext.EXT.items() if k not in _UNSUPPORTED_EXT}
+        self.lines: list[str] = []
+        self.storage: dict[int, str] = {}  # value id → "lane" | "local" | "scalar"
+        self.local_offsets: dict[int, int] = {}
+        self.private: dict[int, int] = {}  # Function variable → offset in a lane's slot
+        self.params: dict[int, str] = {}  # parameter id → C name prefix
+
+    # -- the interface the shared lowering uses (engine/clower) --------------------------
+    def type_of(self, vid: int) -> Type:
+        return self.m.type_of(vid)
+
+    def rtype(self, inst: Instruction) -> Type:
+        return self.m.types[inst.result_type]
+
+    def leaves(self, vid: int) -> list[str]:
+        m = self.m
+        if vid in m.constants:
+            return self._const_leaves(vid)
+        if vid in m.undefs:
+            return [C.zero(t) for t in C.leaf_types(m.undefs[vid])]
+        if vid in self.local_offsets:
+            return [f"(sg_g.local + {self.local_offsets[vid]})"]
+        if vid in self.private:
+            return [f"(sg_g.priv + (u64)l * {self.private_bytes} + {self.private[vid]})"]
+        if vid in self.globals:
+            return [f"g{vid}"]
+        if vid in m.variables and vid not in self.builtins:
+            raise UnsupportedError("native backend: a variable of another kernel")
+        n = len(C.leaf_types(self.type_of(vid)))
+        base = self.params.get(vid, f"r{vid}")
+        names = [base] if n == 1 else [f"{base}_{k}" for k in range(n)]
+        if self.storage.get(vid) == "lane":
+            return [f"{x}[l]" for x in names]
+        return names
+
+    def leaf(self, vid: int) -> str:
+        (x,) = self.leaves(vid)
+        return x
+
+    def _const_leaves(self, cid: int) -> list[str]:
+        c = self.m.constants[cid]
+        t = c.type
+        if c.op == "OpConstantSampler":
+            return [f"{int(constant_sampler(c.value))}ULL"]
+        if c.op == "OpSpecConstantOp":
+            n = len(C.leaf_types(t))
+            return [f"r{cid}"] if n == 1 else [f"r{cid}_{k}" for k in range(n)]
+        if c.value is None:
+            return [C.zero(x) for x in C.leaf_types(t)]
+        if t.op in ("Vector", "Struct", "Array"):
+            return [x for i in c.value for x in self.leaves(i)]
+        return [C.literal(t, c.value)]
+
+    def result_names(self, inst: Instruction) -> list[str]:
+        return self.leaves(inst.result_id)
+
+    def emit(self, line: str) -> None:
+        self.lines.append("      " + line)
+
+    def assign(self, inst: Instruction, exprs: list[str]) -> None:
+        for name, e in zip(self.result_names(inst), exprs, strict=True):
+            self.emit(f"{name} = {e};")
+
+    def guard(self, ptr: int, p: str, nbytes: int | str, align: int, kind: int) -> str:
+        sc = self.type_of(ptr).storage_class
+        if not self.bounds:
+            return ""
+        space = {"Workgroup": 1, "CrossWorkgroup": 0, "UniformConstant": 0, "Function": 3}.get(sc, 2)
+        return f"sg_ok(sgc, {p}, {nbytes}, {align}, {kind}, {space})"
+
+    def guarded_assign(self, inst: Instruction, cond: str, exprs: list[str]) -> None:
+        if not cond:
+            self.assign(inst, exprs)
+            return
+        zeros = [C.zero(x) for x in C.leaf_types(self.rtype(inst))]
+        self.emit(f"{{ bool ok_ = {cond}; " + " ".join(
+            f"{n} = ok_ ? {e} : {z};" for n, e, z in zip(self.result_names(inst), exprs, zeros,
+                                                         strict=True)) + " }")
+
+    def guarded(self, cond: str, lines: list[str]) -> None:
+        if cond:
+            self.emit(f"if ({cond}) {{ " + " ".join(lines) + " }")
+        else:
+            for line in lines:
+                self.emit(line)
+
+    # -- module ----------------------------------------------------------------------------
+    def render(self) -> tuple[str, dict[str, KernelInfo | UnsupportedError]]:
+        """The C++ source and, per kernel, how to call it (or why it cannot run natively;
+        the module's other kernels still do)."""
+        out = [f"#define SG_SIZE {self.S}u", PRELUDE]
+        kernels: dict[str, KernelInfo | UnsupportedError] = {}
+        for i, ep in enumerate(self.m.entry_points):
+            if ep.execution_model != "Kernel":
+                continue
+            try:
+                info, text = self._kernel(ep.function, ep.name, f"sgvm_k{i}")
+            except UnsupportedError as e:
+                kernels[ep.name] = e
+                continue
+            kernels[ep.name] = info
+            out.append(text)
+        return "\n".join(out) + "\n", kernels
+
+    def _kernel(self, fid: int, name: str, symbol: str) -> tuple[KernelInfo, str]:
+        f = self.m.functions[fid]
+        info = KernelInfo(name, symbol)
+        self.storage, self.params, self.private, self.local_offsets = {}, {}, {}, {}
+        self.globals: dict[int, int] = {}  # program-scope variable → its argument word
+        self._local_layout(name, info)
+        head: list[str] = []
+        word = 0
+        for i, p in enumerate(f.params):
+            t = self.m.types[p.result_type]
+            lts = C.leaf_types(t)
+            self.params[p.result_id] = f"a{i}"
+            self.storage[p.result_id] = "scalar"
+            if t.op == "Pointer" and t.storage_class == "Workgroup":
+                head.append(f"  char *a{i} = sg_g.local + sg_args[{word}];")
+                info.params.append(("local", t))
+                word += 1
+                continue
+            names = [f"a{i}"] if len(lts) == 1 else [f"a{i}_{k}" for k in range(len(lts))]
+            for x, n in zip(lts, names, strict=True):
+                ct = C.scalar_ctype(x)
+                head.append(f"  {ct} {n} = sg_from_bits<{ct}>(sg_args[{word}]);" if x.op != "Bool"
+                            else f"  bool {n} = sg_args[{word}] != 0;")
+                word += 1
+            info.params.append(("value" if t.op != "Pointer" else "ptr", t))
+        for vid in sorted(self.m.entry_point_variables(name)):
+            var = self.m.variables.get(vid)
+            if var is None or vid in self.builtins or var.storage_class == "Workgroup":
+                continue
+            if any(x.op == "Pointer" for x in C.leaf_types(var.pointee)):
+                raise UnsupportedError("native backend: a program-scope variable holding pointers")
+            self.globals[vid] = word
+            info.globals.append(vid)
+            head.append(f"  char *g{vid} = (char *)sg_args[{word}];")
+            word += 1
+        info.arg_words = word
+        order = block_order(f)
+        by_label = {b.label: b for b in f.blocks}
+        blocks = [by_label[label] for label in order]
+        index = {label: k for k, label in enumerate(order)}
+        segments = [self._segments(b) for b in blocks]
+        self._classify(f, blocks, segments)
+        self.private_bytes = info.private_bytes = self._private_layout(f, info)
+        frame, offsets = self._frame(f)
+        info.frame_bytes = frame
+        body: list[str] = []
+        for k, (b, segs) in enumerate(zip(blocks, segments, strict=True)):
+            body.append(f"    case {k}: {{")
+            for seg in segs:
+                body += self._segment(seg, b, k, index)
+            body.append("      break; }")
+        spec = self._spec_ops(f)
+        decl = [f"  {ct} *{n} = ({ct} *)(sg_frame + (u64){off} * sg_pm);"
+                for n, ct, off in offsets]
+        text = "\n".join([
+            f'extern "C" int {symbol}(const SgCtx *sgc, const u64 *sg_args, u64 sg_first, '
+            f"u64 sg_count, char *sg_frame, char *sg_local, char *sg_priv, u32 sg_pm) {{",
+            "  SgGroup sg_g; sg_g.c = sgc; sg_g.local = sg_local; sg_g.priv = sg_priv;",
+            f"  sg_g.priv_end = sg_priv + (u64){info.private_bytes} * sg_pm;",
+            "  u32 *sg_pc = (u32 *)sg_frame;",
+            "  u32 *sg_lid0 = sg_pc + sg_pm, *sg_lid1 = sg_lid0 + sg_pm, *sg_lid2 = sg_lid1 + sg_pm;",
+            "  sg_g.lid[0] = sg_lid0; sg_g.lid[1] = sg_lid1; sg_g.lid[2] = sg_lid2;",
+            "  sg_frame += (u64)16 * sg_pm;",
+            "  const u64 sg_enq0 = sgc->enq[0], sg_enq1 = sgc->enq[1], sg_enq2 = sgc->enq[2];",
+            "  const u64 sg_goff0 = sgc->goff[0], sg_goff1 = sgc->goff[1], sg_goff2 = sgc->goff[2];",
+            "  const u64 sg_gsz0 = sgc->gsize[0], sg_gsz1 = sgc->gsize[1], sg_gsz2 = sgc->gsize[2];",
+            "  const u64 sg_ngr0 = sgc->ngr[0], sg_ngr1 = sgc->ngr[1], sg_ngr2 = sgc->ngr[2];",
+            "  const u32 sg_dim = sgc->dim;",
+            *decl, *head,
+            "  for (u64 sg_w = sg_first; sg_w < sg_first + sg_count; sg_w++) {",
+            "    sg_g.gid[0] = sg_w % sgc->ngr[0]; sg_g.gid[1] = sg_w / sgc->ngr[0] % sgc->ngr[1];",
+            "    sg_g.gid[2] = sg_w / (sgc->ngr[0] * sgc->ngr[1]);",
+            "    for (int d = 0; d < 3; d++) { u64 left = sgc->gsize[d] - sg_g.gid[d] * sgc->enq[d];",
+            "      sg_g.lsz[d] = left < sgc->enq[d] ? left : sgc->enq[d]; }",
+            "    const u32 sg_vol = (u32)(sg_g.lsz[0] * sg_g.lsz[1] * sg_g.lsz[2]);",
+            "    if (sgc->local_bytes) memset(sg_local, 0, sgc->local_bytes);",
+            f"    if ({info.private_bytes}) memset(sg_priv, 0, (u64){info.private_bytes} * sg_pm);",
+            "    for (u32 l = 0; l < sg_vol; l++) sg_pc[l] = 0;",
+            "    { u32 l = 0; for (u32 z = 0; z < (u32)sg_g.lsz[2]; z++)",
+            "        for (u32 y = 0; y < (u32)sg_g.lsz[1]; y++)",
+            "          for (u32 x = 0; x < (u32)sg_g.lsz[0]; x++, l++) {",
+            "            sg_lid0[l] = x; sg_lid1[l] = y; sg_lid2[l] = z; } }",
+            "    const u64 sg_gb0 = sg_g.gid[0] * sg_enq0 + sg_goff0, sg_gb1 = sg_g.gid[1] * sg_enq1 "
+            "+ sg_goff1, sg_gb2 = sg_g.gid[2] * sg_enq2 + sg_goff2;",
+            "    const u64 sg_grp0 = sg_g.gid[0], sg_grp1 = sg_g.gid[1], sg_grp2 = sg_g.gid[2];",
+            "    const u64 sg_lsz0 = sg_g.lsz[0], sg_lsz1 = sg_g.lsz[1], sg_lsz2 = sg_g.lsz[2];",
+            *spec,
+            "    u64 sg_steps = 0;",
+            "    for (;;) {",
+            "      u32 sg_b = SG_EXIT, sg_hi = 0;",
+            "      for (u32 l = 0; l < sg_vol; l++) { u32 p = sg_pc[l]; sg_b = p < sg_b ? p : sg_b; "
+            "sg_hi = p > sg_hi ? p : sg_hi; }",
+            "      if (sg_b == SG_EXIT) break;",
+            "      if (sgc->checks && ++sg_steps > sgc->steps) {",
+            "        sg_fault(sgc->fault, sg_linear_gid(sg_g, 0), 0, 0, 0, 8); return 1; }",
+            "      const bool sg_all = sg_hi == sg_b;",
+            "      switch (sg_b) {",
+            *body,
+            "      default: return 2;",
+            "      }",
+            "    }",
+            "  }",
+            "  return 0;",
+            "}",
+        ])
+        return info, text
+
+    # -- layout ----------------------------------------------------------------------------
+    def _local_layout(self, kernel: str, info: KernelInfo) -> None:
+        """The kernel's Workgroup variables, in definition order (as ``cpu.program``)."""
+        used = self.m.entry_point_variables(kernel)
+        off = 0
+        for vid, var in self.m.variables.items():
+            if var.storage_class != "Workgroup" or vid in self.builtins or vid not in used:
+                continue
+            al = max(T.align_of(var.pointee), 1)
+            off = -(-off // al) * al
+            self.local_offsets[vid] = off
+            info.local_objects.append((f"local variable '{self.m.names.get(vid) or f'%{vid}'}'",
+                                       off, T.size_of(var.pointee)))
+            off += T.size_of(var.pointee)
+        info.local_bytes = -(-off // 16) * 16
+
+    def _private_layout(self, f: Function, info: KernelInfo) -> int:
+        off = 0
+        for block in f.blocks:
+            for inst in block.instructions:
+                if inst.opname == "OpVariable":
+                    t = self.rtype(inst).pointee
+                    al = max(T.align_of(t), 1)
+                    off = -(-off // al) * al
+                    self.private[inst.result_id] = off
+                    vid = inst.result_id
+                    info.private_objects.append(
+                        (f"private variable '{self.m.names.get(vid) or f'%{vid}'}'", off,
+                         T.size_of(t)))
+                    off += -(-max(T.size_of(t), 1) // al) * al
+        info.private_need = off
+        return -(-off // 16) * 16
+
+    def _frame(self, f: Function) -> tuple[int, list[tuple[str, str, int]]]:
+        """Lane arrays: (C name, C type, offset in units of lanes × bytes)."""
+        out = []
+        off = 0
+        for vid, kind in self.storage.items():
+            if kind != "lane":
+                continue
+            lts = C.leaf_types(self.type_of(vid))
+            names = [f"r{vid}"] if len(lts) == 1 else [f"r{vid}_{k}" for k in range(len(lts))]
+            for x, n in zip(lts, names, strict=True):
+                out.append((n, C.scalar_ctype(x), off))
+                off += 8
+        return off + 16, out
+
+    # -- segments ---------------------------------------------------------------------------
+    def _memory(self, inst: Instruction) -> tuple[bool, bool]:
+        """(reads, writes) memory other lanes may see."""
+        o = inst.opname
+
+        def shared(ptr: int) -> bool:
+            return self.type_of(ptr).storage_class != "Function"
+
+        if o == "OpLoad":
+            p = inst.operands[0].value
+            return p not in self.builtins and shared(p), False
+        if o in _WRITES:
+            return False, any(shared(i) for i in inst.ids()[:2])
+        if o.startswith("OpAtomic"):
+            return False, True
+        if o == "OpExtInst":
+            name = inst.ext_opname or ""
+            if name in _UNSUPPORTED_EXT:
+                raise UnsupportedError(f"native backend: OpenCL.std {name}")
+            ptrs = [i for i in inst.ids()[1:] if self.m.type_of(i) is not None
+                    and self.type_of(i).op == "Pointer"] if name in _EXT_READS | _EXT_WRITES else []
+            if name in _EXT_READS:
+                return any(shared(p) for p in ptrs), False
+            if name in _EXT_WRITES:
+                return False, any(shared(p) for p in ptrs)
+        return False, False
+
+    def _segments(self, block: Block) -> list[_Segment]:
+        segs = [_Segment("lanes")]
+        for inst in block.instructions[:-1]:
+            o = inst.opname
+            if o in _IGNORED or (o == "OpVariable" and len(inst.operands) < 2):
+                continue
+            if o in _COLLECTIVE:
+                kind = "barrier" if o == "OpControlBarrier" else "collective"
+                segs += [_Segment(kind, [inst]), _Segment("lanes")]
+                continue
+            if o not in self.ops and o not in ("OpLoad", "OpStore", "OpVariable"):
+                raise UnsupportedError(f"native backend: {o}" + (
+                    f" ({inst.ext_opname})" if inst.ext_opname else ""))
+            reads, writes = self._memory(inst)
+            cur = segs[-1]
+            if (reads and cur.writes) or (writes and (cur.writes or cur.reads)):
+                cur = _Segment("lanes")
+                segs.append(cur)
+            cur.insts.append(inst)
+            cur.reads |= reads
+            cur.writes |= writes
+        if segs[-1].kind != "lanes":
+            segs.append(_Segment("lanes"))
+        segs[-1].insts.append(block.terminator)
+        return [s for s in segs if s.kind != "lanes" or s.insts]
+
+    def _classify(self, f: Function, blocks: list[Block], segments: list[list[_Segment]]) -> None:
+        """Values used only in the segment defining them are C locals; the rest lane arrays."""
+        where: dict[int, tuple[int, int]] = {}
+        uses: dict[int, set[tuple[int, int]]] = {}
+        for k, segs in enumerate(segments):
+            for j, seg in enumerate(segs):
+                for inst in seg.insts:
+                    if inst.result_id is not None and inst.result_type is not None \
+                            and inst.opname != "OpVariable":
+                        where[inst.result_id] = (k, j)
+                        if seg.kind == "collective":
+                            self.storage[inst.result_id] = "lane"
+                    for i in inst.ids():
+                        uses.setdefault(i, set()).add((k, j))
+        index = {b.label: k for k, b in enumerate(blocks)}
+        for b in f.blocks:
+            for inst in b.instructions:
+                if inst.opname != "OpPhi":
+                    continue
+                self.storage[inst.result_id] = "lane"
+                for op in inst.operands:
+                    value, pred = op.value
+                    if pred in index:
+                        uses.setdefault(value, set()).add((index[pred], len(segments[index[pred]]) - 1))
+        for vid, site in where.items():
+            if vid in self.storage:
+                continue
+            self.storage[vid] = "local" if uses.get(vid, set()) <= {site} else "lane"
+
+    def _spec_ops(self, f: Function) -> list[str]:
+        """The OpSpecConstantOp values ``f`` uses (directly or through others), computed per
+        work-group with the instruction's handler."""
+        wanted = {i for b in f.blocks for inst in b.instructions for i in inst.ids()}
+        for c in reversed(list(self.m.constants.values())):
+            if c.op == "OpSpecConstantOp" and c.id in wanted:
+                wanted.update(c.value["operands"])
+        saved, self.lines = self.lines, []
+        for c in self.m.constants.values():
+            if c.op != "OpSpecConstantOp" or c.id not in wanted:
+                continue
+            opname = c.value["opcode"]
+            if opname not in ALLOWED or opname not in self.ops:
+                raise UnsupportedError(f"native backend: OpSpecConstantOp {opname}")
+            for x, n in zip(C.leaf_types(c.type), self.leaves(c.id), strict=True):
+                self.emit(f"{C.scalar_ctype(x)} {n};")
+            off = byte_offset(self.m, c)
+            if off is not None:
+                self.emit(f"{self.leaf(c.id)} = {self.leaf(c.value['operands'][0])} + {off}LL;")
+                continue
+            operands = tuple(Operand("IdRef", v) for v in c.value["operands"])
+            self.ops[opname](self, Instruction(opname, G.load().opcode(opname), c.type.id, c.id,
+                                               operands))
+        out, self.lines = self.lines, saved
+        return out
+
+    def _segment(self, seg: _Segment, block: Block, k: int, index: dict[int, int]) -> list[str]:
+        if seg.kind == "barrier":
+            return []  # lock-step: the lanes that reach it arrive together; memory is coherent
+        if seg.kind == "collective":
+            from .collectives import render_collective
+
+            self.lines = []
+            render_collective(self, seg.insts[0], k)
+            return self.lines
+        self.lines = []
+        for inst in seg.insts:
+            self._instruction(inst, block, index)
+        locals_ = []
+        for inst in seg.insts:
+            rid = inst.result_id
+            if rid is not None and self.storage.get(rid) == "local":
+                lts = C.leaf_types(self.rtype(inst))
+                locals_ += [f"{C.scalar_ctype(x)} {n};"
+                            for x, n in zip(lts, self.leaves(rid), strict=True)]
+        body = (["      " + " ".join(locals_)] if locals_ else []) + self.lines
+        return ["    if (sg_all) for (u32 l = 0; l < sg_vol; l++) {", *body, "    }",
+                f"    else for (u32 l = 0; l < sg_vol; l++) {{ if (sg_pc[l] != {k}) continue;",
+                *body, "    }"]
+
+    # -- instructions ------------------------------------------------------------------------
+    def _instruction(self, inst: Instruction, block: Block, index: dict[int, int]) -> None:
+        o = inst.opname
+        if o == "OpBranch":
+            self.emit(self._edge(block.label, inst.operands[0].value, index))
+        elif o == "OpBranchConditional":
+            c, a, b = (x.value for x in inst.operands[:3])
+            self.emit(f"if ({self.leaf(c)}) {self._edge(block.label, a, index)} "
+                      f"else {self._edge(block.label, b, index)}")
+        elif o == "OpSwitch":
+            sel, default = inst.operands[0].value, inst.operands[1].value
+            t = self.type_of(sel)
+            self.emit(f"switch ({self.leaf(sel)}) {{")
+            for x in inst.operands[2:]:
+                lit, target = x.value
+                v = int.from_bytes(b"".join(w.to_bytes(4, "little") for w in lit), "little") \
+                    if isinstance(lit, tuple) else int(lit)
+                self.emit(f"  case {C.literal(t, v)}: {self._edge(block.label, target, index)} "
+                          "break;")
+            self.emit(f"  default: {self._edge(block.label, default, index)}")
+            self.emit("}")
+        elif o in ("OpReturn", "OpReturnValue"):
+            self.emit("sg_pc[l] = SG_EXIT;")
+        elif o == "OpUnreachable":
+            self.emit("sg_pc[l] = SG_EXIT; sg_fault(sgc->fault, sg_linear_gid(sg_g, l), 0, 0, 0, 16);")
+        elif o == "OpVariable":
+            self._store(inst.result_id, inst.operands[1].value, 0)
+        elif o == "OpLoad":
+            self._load(inst)
+        elif o == "OpStore":
+            from ..clower.ops import memory_alignment
+
+            self._store(inst.operands[0].value, inst.operands[1].value, memory_alignment(inst, 2))
+        else:
+            self.ops[o](self, inst)
+
+    def _edge(self, src: int, dst: int, index: dict[int, int]) -> str:
+        copies = []
+        temps = []
+        n = 0
+        for inst in self._phis(dst):
+            for op in inst.operands:
+                value, pred = op.value
+                if pred != src:
+                    continue
+                t = self.type_of(inst.result_id)
+                for x, e, d in zip(C.leaf_types(t), self.leaves(value), self.leaves(inst.result_id),
+                                   strict=True):
+                    copies.append(f"{C.scalar_ctype(x)} t{n}_ = {e};")
+                    temps.append(f"{d} = t{n}_;")
+                    n += 1
+        return "{ " + " ".join(copies + temps + [f"sg_pc[l] = {index[dst]}u;"]) + " }"
+
+    def _phis(self, label: int) -> list[Instruction]:
+        fn = self._function_of(label)
+        for b in fn.blocks:
+            if b.label == label:
+                return [i for i in b.instructions if i.opname == "OpPhi"]
+        return []
+
+    def _function_of(self, label: int) -> Function:
+        for fn in self.m.functions.values():
+            if any(b.label == label for b in fn.blocks):
+                return fn
+        raise KeyError(label)
+
+    def _load(self, inst: Instruction) -> None:
+        from ..clower.ops import load
+
+        ptr = inst.operands[0].value
+        if ptr in self.builtins:
+            self.assign(inst, self._builtin(self.builtins[ptr], self.rtype(inst)))
+            return
+        load(self, inst)
+
+    def _store(self, ptr: int, value: int, align: int) -> None:
+        from ..clower.ops import store
+
+        store(self, ptr, value, align)
+
+    def _builtin(self, name: str, t: Type) -> list[str]:
+        """Per-lane values of a built-in variable (lane ``l`` of work-group ``sg_g``)."""
+        S = self.S
+        if name in _ID_DIMS:
+            f = {"GlobalInvocationId": "(sg_gb{d} + sg_lid{d}[l])",
+                 "LocalInvocationId": "sg_lid{d}[l]", "WorkgroupId": "sg_grp{d}",
+                 "WorkgroupSize": "sg_lsz{d}", "EnqueuedWorkgroupSize": "sg_enq{d}",
+                 "GlobalSize": "sg_gsz{d}", "NumWorkgroups": "sg_ngr{d}",
+                 "GlobalOffset": "sg_goff{d}"}[name]
+            return [f"({C.scalar_ctype(x)}){f.format(d=d)}" for d, x in enumerate(C.leaf_types(t))]
+        expr = {"WorkDim": "sg_dim",
+                "GlobalLinearId": "(sg_linear_gid(sg_g, l))",
+                "LocalInvocationIndex": "l", "SubgroupSize":
+                f"(sg_vol - l / {S}u * {S}u < {S}u ? sg_vol - l / {S}u * {S}u : {S}u)",
+                "SubgroupMaxSize": f"{S}u", "NumSubgroups": f"((sg_vol + {S - 1}u) / {S}u)",
+                "NumEnqueuedSubgroups":
+                f"((u32)((sg_enq0 * sg_enq1 * sg_enq2 + {S - 1}) / {S}))",
+                "SubgroupId": f"(l / {S}u)", "SubgroupLocalInvocationId": f"(l % {S}u)"}.get(name)
+        if expr is None:
+            raise UnsupportedError(f"native backend: built-in {name}")
+        return [f"({C.scalar_ctype(t)}){expr}"]
+
+
+def _read_prelude() -> str:
+    from pathlib import Path
+
+    return Path(__file__).with_name("prelude.h").read_text()
+
+
+PRELUDE = _read_prelude()

@@ -1,0 +1,50 @@
+"""The differential suite: every kernel test in tests/engine, tests/subgroups and
+tests/images runs on the NumPy engine and on the native backend (docs/native.md).
+
+Each such test gets a ``[numpy]`` and a ``[native]`` variant; the variant sets the device
+the test harnesses launch on and ``SGVM_DEVICE`` (``sgvm.cl`` contexts). With
+``SGVM_TEST_DEVICE=cuda`` (the GPU runs, docs/cuda.md) the harnesses use the CUDA device
+instead and nothing is parametrised.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+from sgvm.runtime.device import ALIASES, DEVICES
+
+DIFFERENTIAL = ("engine", "subgroups", "images")
+BACKENDS = ("numpy", "native")
+_TESTS = Path(__file__).resolve().parent
+
+
+def _differential(path: Path) -> bool:
+    try:
+        rel = path.resolve().relative_to(_TESTS)
+    except ValueError:
+        return False
+    return rel.parts[0] in DIFFERENTIAL and os.environ.get("SGVM_TEST_DEVICE", "") == ""
+
+
+def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
+    if _differential(Path(str(metafunc.definition.fspath))):
+        metafunc.parametrize("backend", BACKENDS, indirect=True)
+
+
+@pytest.fixture(autouse=True)
+def backend(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> str | None:
+    """The backend this variant of a differential test runs on (None elsewhere)."""
+    name = getattr(request, "param", None)
+    if name is None:
+        return None
+    from engine import harness  # tests/ is on sys.path (this conftest's folder)
+    from subgroups import helpers
+
+    device = DEVICES[ALIASES.get(name, name)]
+    monkeypatch.setattr(harness, "DEVICE", device)
+    monkeypatch.setattr(helpers, "DEVICE", device)
+    monkeypatch.setenv("SGVM_DEVICE", name)
+    return name
