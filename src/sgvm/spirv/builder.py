@@ -265,6 +265,7 @@ class _ModuleBuilder:
             t.component = self.type_ref(inst, ops[0].value)
         elif kind == "Struct":
             t.members = tuple(self.type_ref(inst, o.value) for o in ops)
+            t.packed = m.has_decoration(tid, "CPacked")
         elif kind == "Pointer":
             t.storage_class = self.enum_name("StorageClass", ops[0].value)
             t.pointee = self.type_ref(inst, ops[1].value)

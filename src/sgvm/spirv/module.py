@@ -76,7 +76,7 @@ class Type:
 
     Only the attributes meaningful for ``op`` are set: ``width``/``signed``
     (Int, Float), ``component``/``count`` (Vector, Array: count is the
-    resolved length), ``members`` (Struct), ``storage_class``/``pointee``
+    resolved length), ``members`` and ``packed`` (Struct), ``storage_class``/``pointee``
     (Pointer), ``return_type``/``params`` (Function), ``image`` (Image
     attributes: dim, depth, arrayed, ms, sampled, format, access; SampledImage:
     the image type under ``component``).
@@ -95,6 +95,7 @@ class Type:
     params: tuple[Type, ...] = ()
     image: dict[str, Any] = field(default_factory=dict)
     name: str = ""  # OpTypeOpaque's name
+    packed: bool = False  # a Struct decorated CPacked: members without padding
 
     @property
     def is_scalar(self) -> bool:

@@ -2,7 +2,10 @@
 
 Integers are stored unsigned (internals.md), bools as ``bool``, pointers as
 ``uint64``. Sizes and alignments follow OpenCL C 3.0 s6.3.5: a 3-component
-vector occupies and aligns like a 4-component one; structs use C layout.
+vector occupies and aligns like a 4-component one; structs use C layout, except
+structs decorated ``CPacked`` (OpenCL C's ``__attribute__((packed))``), whose members
+follow each other without padding (SPIR-V: "the compiler must not add padding between
+members"; such a struct aligns to 1 byte).
 """
 
 from __future__ import annotations
@@ -65,6 +68,8 @@ def _size_align(t: Type) -> tuple[int, int]:
     if t.op == "Array":
         s, a = _size_align(t.component)
         return s * t.count, a
+    if t.op == "Struct" and t.packed:
+        return sum(_size_align(m)[0] for m in t.members), 1
     if t.op == "Struct":
         off, align = 0, 1
         for m in t.members:
@@ -101,7 +106,7 @@ def member_offsets(t: Type) -> tuple[int, ...]:
         return tuple(i * s for i in range(t.count))
     offs, off = [], 0
     for m in t.members:
-        a = align_of(m)
+        a = 1 if t.packed else align_of(m)
         off = -(-off // a) * a
         offs.append(off)
         off += size_of(m)
