@@ -72,6 +72,23 @@ def test_exec_check_reports_an_out_of_bounds_write(host, env):
     assert out.stderr.count("kernel 'past_the_end'") == 1  # one report, at the end
 
 
+def test_exec_check_portability_reports_the_sub_group_size_dependence(host, env, tmp_path):
+    """sg_reverse reverses each sub-group and adds 1000 * its id: right at every size (host.c
+    says "ok"), but its output differs from one legal sub-group size to the next."""
+    spv = tmp_path / "sg.spv"
+    (tmp_path / "sg.cl").write_text(KERNEL)
+    assert run_sgvm("compile", str(tmp_path / "sg.cl"), "-o", str(spv), env=env).returncode == 0
+    out = run_sgvm("exec", "--check=portability", "--", str(host), "run", str(spv), env=env)
+    assert out.returncode == 1, out.stdout + out.stderr
+    assert out.stdout.splitlines() == ["source: sub-group size 16, ok", "SPIR-V: sub-group size 16, ok"]
+    assert out.stderr.count("error: [sub-group-size] the outputs depend on the sub-group size") == 2
+    # KERNEL's lines 3, 4 and 5 (the SPIR-V program has no source lines)
+    assert ("depends on get_max_sub_group_size() at <kernel>:3; depends on get_sub_group_local_id() at "
+            "<kernel>:4; depends on get_sub_group_id() at <kernel>:5") in out.stderr
+    assert "sub-group-size 8: 'out': 64 of 64 elements differ; first: [0] 108 vs 52" in out.stderr
+    assert "2 portability findings: 2 error(s)" in out.stderr
+
+
 def test_an_unchecked_fault_is_told_and_returned_as_an_error(host, env):
     out = subprocess.run([str(host), "oob"], env=env, capture_output=True, text=True, timeout=120)
     assert "launch status -5" in out.stdout  # CL_OUT_OF_RESOURCES

@@ -64,3 +64,10 @@ def test_environment_variables_work_without_exec(icd_env, script):
 def test_exec_needs_a_command(icd_env):
     out = run_sgvm("exec", "--check", env=icd_env)
     assert out.returncode == 2 and "give the program to run" in out.stderr
+
+
+@pytest.mark.parametrize("argv", [["--check=races", "--", "true"], ["--check", "./app"]])
+def test_exec_check_takes_portability_or_nothing(icd_env, argv):
+    out = run_sgvm("exec", *argv, env=icd_env)
+    assert out.returncode == 2 and out.stderr.splitlines()[-1].endswith(
+        "is not a check: use --check (the checker) or --check=portability, and put -- before the program")

@@ -1,12 +1,14 @@
-"""``sgvm exec [--check] [--profile] [--device cpu|cuda] -- CMD ARGS…``: run any program with
-sgvm as its OpenCL platform (docs/platform.md).
+"""``sgvm exec [--check[=portability]] [--profile] [--device cpu|cuda] -- CMD ARGS…``: run any
+program with sgvm as its OpenCL platform (docs/platform.md).
 
 The child's ICD loader is pointed at sgvm's vendor file alone (``OCL_ICD_VENDORS``),
 so every OpenCL program — C, C++, PyOpenCL, clinfo — sees the sgvm platform.
 ``--check`` runs every launch under the checker and prints the report ``sgvm check``
-prints on stderr when the program ends; the exit status is then 1 if the checker found
-errors (the program's own status when that is not 0). ``--profile`` prints the vISA
-message profile of all launches, per kernel line, at the end.
+prints on stderr when the program ends; ``--check=portability`` runs every launch under
+the portability check instead and prints the report ``sgvm check --portability`` prints
+(docs/portability.md). The exit status is then 1 if the check found errors (the
+program's own status when that is not 0). ``--profile`` prints the vISA message profile
+of all launches, per kernel line, at the end.
 """
 
 from __future__ import annotations
@@ -24,12 +26,23 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p = subparsers.add_parser(
         "exec", help="run a program with sgvm as its OpenCL platform",
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("--check", action="store_true", help="run every launch under the checker")
+    p.add_argument("--check", nargs="?", const=True, default=None, type=_check_kind, metavar="portability",
+                   help="run every launch under the checker; --check=portability: under the "
+                        "portability check")
     p.add_argument("--profile", action="store_true", help="print the message profile at the end")
     p.add_argument("--device", choices=("cpu", "numpy", "native", "cuda"),
                    help="the device the program sees (SGVM_DEVICE; numpy is cpu)")
     p.add_argument("command", nargs=argparse.REMAINDER, help="the program and its arguments (after --)")
     p.set_defaults(func=run)
+
+
+def _check_kind(value: str) -> str:
+    """``--check``'s optional value: ``portability`` (``--check`` alone is the checker)."""
+    if value == "portability":
+        return value
+    raise argparse.ArgumentTypeError(
+        f"{value!r} is not a check: use --check (the checker) or --check=portability, "
+        "and put -- before the program")
 
 
 def child_environment(vendors_dir: Path, base: dict[str, str] | None = None) -> dict[str, str]:
@@ -68,7 +81,7 @@ def run(args: argparse.Namespace) -> int:
     with tempfile.TemporaryDirectory(prefix="sgvm-exec-") as tmp:
         check_file, profile_file = Path(tmp) / "check.json", Path(tmp) / "profile.json"
         if args.check:
-            env.update(SGVM_CHECK="1", SGVM_CHECK_REPORT=str(check_file))
+            env.update(SGVM_CHECK="1" if args.check is True else args.check, SGVM_CHECK_REPORT=str(check_file))
         if args.profile:
             env.update(SGVM_PROFILE="1", SGVM_PROFILE_REPORT=str(profile_file))
         if args.device:
