@@ -5,13 +5,17 @@ GitHub code scanning and editors' SARIF viewers read: one ``run`` whose
 ``tool.driver`` lists the rules (one per finding category or portability kind)
 and whose ``results`` point at source lines. Levels: ``error``, ``warning`` and
 ``note`` (the portability check's ``info``). A result without a known source
-line carries no ``region`` (SARIF: ``startLine`` is at least 1).
+line carries no ``region`` (SARIF: ``startLine`` is at least 1). ``artifactLocation.uri``
+is "a string containing a valid relative or absolute URI" (RFC 3986): file names are
+percent-encoded, so a program built from a source string, whose findings sit at
+``<kernel>``, gets ``%3Ckernel%3E``.
 """
 
 from __future__ import annotations
 
 import json
 from typing import Any
+from urllib.parse import quote
 
 from .. import __version__
 from .clauses import CATEGORIES
@@ -24,7 +28,7 @@ _LEVEL = {"error": "error", "warning": "warning", "info": "note"}
 
 
 def _location(file: str, line: int, column: int = 0, message: str = "") -> dict[str, Any]:
-    physical: dict[str, Any] = {"artifactLocation": {"uri": file}}
+    physical: dict[str, Any] = {"artifactLocation": {"uri": quote(file)}}
     if line >= 1:
         physical["region"] = {"startLine": line, **({"startColumn": column} if column >= 1 else {})}
     loc: dict[str, Any] = {"physicalLocation": physical}
