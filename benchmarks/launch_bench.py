@@ -85,7 +85,9 @@ def rows(device: str, n: int) -> list[tuple[str, Callable[[], object], Callable[
     ctx = cl.create_some_context()
     queue = cl.CommandQueue(ctx)
     prg = cl.Program(ctx, SOURCE).build()
-    x = np.arange(n, dtype=np.float32)
+    # y grows by x at each launch (tens of thousands over the rows): x below 256 keeps every
+    # sum exact in float32, so the check compares exactly
+    x = (np.arange(n) % 256).astype(np.float32)
     mf = cl.mem_flags
     xb = cl.Buffer(ctx, mf.READ_ONLY | mf.COPY_HOST_PTR, hostbuf=x)
     yb = cl.Buffer(ctx, mf.READ_WRITE, x.nbytes)

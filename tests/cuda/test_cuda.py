@@ -263,5 +263,44 @@ def test_fault_below_a_buffer_names_that_buffer_with_a_negative_offset() -> None
                        (0x10000 + 64, "byte offset 64 of argument #0 (64 bytes)"),
                        (0x10400 + 80, "byte offset 80 of argument #2 (64 bytes)")]:
         rec = np.array([~np.uint64(0), 0, addr, load_oob], np.uint64)
-        msg = str(bounds.error("k", rec, regions, 0, nd))
+        msg = str(bounds.error("k", rec, regions, 0, nd, {}))
         assert f"out-of-bounds load of 4 bytes at {want} by work-item with global id (0,)" in msg
+
+
+def test_image_write_record_gives_the_cpu_message() -> None:
+    """A write_image record (why 16: the image's handle, the coordinates) reads as the CPU
+    device's message (engine/cpu/image_ops.py), coordinates signed."""
+    from types import SimpleNamespace
+
+    from sgvm.engine.cuda import bounds
+
+    image = SimpleNamespace(coord_count=2, shape=(16, 4))
+    rec = np.array([~np.uint64(15 + 16 * 2), 0, 0x7000, 1 << 32 | 16 << 40,
+                    np.int64(-1).view(np.uint64), 2, 0, 0], np.uint64)
+    msg = str(bounds.error("shift", rec, [], 0, NDRange((16, 4), (16, 1)),
+                           {0x7000: ("argument #1", image)}))
+    assert msg == ("kernel 'shift': write_image at coordinate (-1, 2) outside argument #1 "
+                   "(16 x 4 texels) by work-item with global id (15, 2)")
+
+
+@pytest.mark.parametrize("setting", [{"reduction_order": "tree"}, {"group_order": "reversed"},
+                                     {"memory_init": "pattern"}, {"mapping": "rows"}])
+def test_choices_other_than_sgvms_own_are_refused(setting: dict) -> None:
+    """The CUDA device runs sgvm's own choices only; asking for others is an error, not a
+    launch that ignores them (docs/portability.md)."""
+    from sgvm.errors import UnsupportedError
+    from sgvm.runtime.variant import Variant
+
+    bufs = [BufferArg(Allocation(np.zeros(256, np.uint8), "global")) for _ in range(3)]
+    with pytest.raises(UnsupportedError, match="only the CPU device runs other than sgvm's own"):
+        launch(build("vadd"), "vadd", bufs, NDRange((64,), (64,)), device=CUDA_DEVICE,
+               variant=Variant(**setting))
+
+
+def test_image_writes_record_outside_writes_only_when_checked() -> None:
+    """With checks on, write_image passes the fault record and the work-item's id, so a write
+    outside the image is reported (tests/engine/test_images.py runs it on the GPU)."""
+    plain, _ = Renderer(build("images"), 8).render()
+    checked, _ = Renderer(build("images"), 8, bounds=True).render()
+    assert "(u64 *)0, 0);" in plain and "sgc.fault, sg_global_linear(sgc));" not in plain
+    assert "sgc.fault, sg_global_linear(sgc));" in checked

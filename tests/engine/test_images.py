@@ -319,7 +319,9 @@ __kernel void shift(read_only image2d_t src, write_only image2d_t dst, int dx, i
 
 def test_write_outside_the_image_is_a_memory_error(ctx, queue) -> None:
     """write_image* outside the image is undefined behaviour (OpenCL C): KernelMemoryError
-    naming the argument, the coordinate and the work-item, and nothing is written."""
+    naming the argument, the coordinate and the work-item, and nothing is written outside.
+    The CPU device stops at the faulting write (nothing is written); on the GPU the other
+    work-items' writes go ahead (docs/cuda.md, "Memory errors")."""
     prg = cl.Program(ctx, OUTSIDE).build()
     host = np.arange(16 * 4, dtype=np.float32).reshape(4, 16)
     src = cl.Image(ctx, mf.READ_WRITE | mf.COPY_HOST_PTR, cl.ImageFormat(CO.R, CT.FLOAT),
@@ -333,7 +335,12 @@ def test_write_outside_the_image_is_a_memory_error(ctx, queue) -> None:
     assert "(16 x 4 texels)" in msg and "global id (15, 0)" in msg, msg
     out = np.empty_like(host)
     cl.enqueue_copy(queue, out, dst, origin=(0, 0), region=(16, 4))
-    assert not out.any()
+    if ctx.devices[0].backend == "cuda":
+        want = np.zeros_like(host)
+        want[:, 1:] = host[:, :-1]
+        np.testing.assert_array_equal(out, want)
+    else:
+        assert not out.any()
 
 
 def test_sampler_less_read_outside_the_image_reads_the_border_colour(ctx, queue) -> None:

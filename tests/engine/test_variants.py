@@ -13,7 +13,13 @@ from sgvm.runtime.profiles import with_all_sub_group_sizes
 from sgvm.runtime.quick import _context
 from sgvm.runtime.variant import PATTERN_BYTE, Variant, slot_local_ids
 
+from . import harness
 from .harness import O2, Local, build, run
+
+# The choices are the CPU device's: the CUDA device refuses other settings and its own
+# orders are the GPU's (tests/cuda/test_launch_reuse.py, docs/cuda.md).
+pytestmark = pytest.mark.skipif(harness.DEVICE.engine == "cuda",
+                                reason="implementation-defined choices run on the CPU device only")
 
 SRC = r"""
 kernel void ids(global int *out) {

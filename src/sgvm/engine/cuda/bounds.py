@@ -30,6 +30,8 @@ ENV = "SGVM_CUDA_BOUNDS"
 _KINDS = ("load", "store", "atomic")
 _WHY = {1: "misaligned", 2: "read-only memory written:", 3: "out-of-bounds"}
 _TIMEOUT = 8
+_IMAGE_WRITE = 16
+_RECORD = 64  # bytes of the fault record (prelude.cuh)
 _RO = np.uint64(1 << 63)
 _FAR = 1 << 40  # further past a region's start than this: not that region's offset
 
@@ -70,33 +72,38 @@ class Tables:
     def __init__(self) -> None:
         self.cache: dict[tuple[tuple[int, int, bool], ...], Any] = {}
 
-    def device(self, regions: list[Region]) -> int:
-        """The device address of ``regions``' table."""
+    def device(self, regions: list[Region]) -> Any:
+        """The device array of ``regions``' table (a launch keeps it while it uses it)."""
         key = tuple((r.start, r.size, r.read_only) for r in regions)
         dev = self.cache.get(key)
         if dev is None:
             if len(self.cache) > 64:
                 self.cache.clear()
             dev = self.cache[key] = _cupy().asarray(table(regions))
-        return int(dev.data.ptr)
+        return dev
 
 
 class FaultRecord:
-    """The device record ``sg_fault`` writes: cleared before a launch (an asynchronous
-    memset), copied after it into pinned host memory and read after one synchronisation."""
+    """The device record ``sg_fault`` writes, copied after a launch into pinned host memory
+    and read after one synchronisation. A record read with no fault in it is still all
+    zeros (no work-item wrote it), so it is cleared (an asynchronous memset) only before a
+    launch that follows a fault, or a launch whose record was never read."""
 
     def __init__(self) -> None:
         self.dev: Any = None
         self.host: np.ndarray | None = None
+        self.dirty = False  # the device record may hold a fault
 
     def arm(self) -> int:
+        """The record's device address, cleared for the next launch."""
         cp = _cupy()
         if self.dev is None:
-            self.dev = cp.zeros(4, cp.uint64)
-            pinned = cp.cuda.alloc_pinned_memory(32)
-            self.host = np.frombuffer(pinned, np.uint64, 4)
-        else:
-            cp.cuda.runtime.memsetAsync(self.dev.data.ptr, 0, 32, cp.cuda.get_current_stream().ptr)
+            self.dev = cp.zeros(8, cp.uint64)
+            pinned = cp.cuda.alloc_pinned_memory(_RECORD)
+            self.host = np.frombuffer(pinned, np.uint64, 8)
+        elif self.dirty:
+            cp.cuda.runtime.memsetAsync(self.dev.data.ptr, 0, _RECORD, cp.cuda.get_current_stream().ptr)
+        self.dirty = True
         return int(self.dev.data.ptr)
 
     def read(self) -> np.ndarray | None:
@@ -104,10 +111,13 @@ class FaultRecord:
         cp = _cupy()
         assert self.host is not None
         stream = cp.cuda.get_current_stream().ptr
-        cp.cuda.runtime.memcpyAsync(self.host.ctypes.data, self.dev.data.ptr, 32,
+        cp.cuda.runtime.memcpyAsync(self.host.ctypes.data, self.dev.data.ptr, _RECORD,
                                     cp.cuda.runtime.memcpyDeviceToHost, stream)
         cp.cuda.runtime.streamSynchronize(stream)
-        return self.host.copy() if self.host[0] else None
+        if not self.host[0]:
+            self.dirty = False
+            return None
+        return self.host.copy()
 
 
 def _gid(linear: int, nd: NDRange) -> tuple[int, ...]:
@@ -133,9 +143,9 @@ def _nearest(regions: list[Region], addr: int) -> Region | None:
 
 
 def error(kernel: str, rec: np.ndarray, regions: list[Region], local_bytes: int,
-          nd: NDRange) -> KernelMemoryError | KernelTimeout:
-    """The CPU engine's message (``memory_access.fail``, ``Batch.tick``) for fault record
-    ``rec``."""
+          nd: NDRange, images: dict[int, tuple[str, Any]]) -> KernelMemoryError | KernelTimeout:
+    """The CPU engine's message (``memory_access.fail``, ``Batch.tick``, ``image_ops``) for
+    fault record ``rec``; ``images``: each image argument's label and image by handle."""
     linear = int(~rec[0] & np.uint64((1 << 64) - 1))
     addr, info = int(rec[2]), int(rec[3])
     nbytes, what, why = info & 0xFFFFFFFF, _KINDS[(info >> 32) & 0xFF], (info >> 40) & 0xFF
@@ -144,6 +154,13 @@ def error(kernel: str, rec: np.ndarray, regions: list[Region], local_bytes: int,
             f"kernel '{kernel}' exceeded its step budget of {limits.max_steps()} loop iterations per "
             f"work-item and function call (set SGVM_MAX_STEPS to raise it); first stopped: "
             f"work-item with global id {_gid(linear, nd)}")
+    if why == _IMAGE_WRITE:
+        label, image = images[addr]
+        coords = ", ".join(str(int(c)) for c in rec.view(np.int64)[4:4 + image.coord_count])
+        return KernelMemoryError(
+            f"kernel '{kernel}': write_image at coordinate ({coords}) outside {label} "
+            f"({' x '.join(map(str, image.shape))} texels) by work-item with global id "
+            f"{_gid(linear, nd)}")
     reason = _WHY[why & 3]
     if why & 4:
         off, name = addr, f"local allocation 'local' ({local_bytes} bytes)"

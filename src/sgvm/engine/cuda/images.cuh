@@ -292,15 +292,19 @@ __device__ SgTex sg_img_read_f(u64 h, int kind, float c0, float c1, float c2) {
 }
 
 // write_image*: values v0..v3 (float bits for f, half bits for h, integers for i / ui);
-// writes outside the image are dropped.
+// a write outside the image is dropped and, with checks on (fault not null), recorded for
+// work-item id (undefined behaviour: the CPU device raises KernelMemoryError).
 __device__ void sg_img_write(u64 h, int kind, s64 c0, s64 c1, s64 c2, u32 v0, u32 v1, u32 v2,
-                             u32 v3) {
+                             u32 v3, u64 *fault, u64 id) {
   const SgImage *im = sg_img(h);
   kind = sg_img_kind(im, kind);
   s64 idx[3] = {c0, c1, c2};
   s64 off = 0;
   for (u32 k = 0; k < im->ncoord; k++) {
-    if (idx[k] < 0 || idx[k] >= im->shape[k]) return;
+    if (idx[k] < 0 || idx[k] >= im->shape[k]) {
+      if (fault) sg_fault(fault, id, h, 0, 1, 16, c0, c1, c2);
+      return;
+    }
     off += idx[k] * im->stride[k];
   }
   u32 v[4] = {v0, v1, v2, v3};

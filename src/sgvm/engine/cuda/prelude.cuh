@@ -59,20 +59,25 @@ __device__ void sg_printf(const SgCtx &c, u32 site, u32 n, const u64 *v) {
 
 // ---- bounds checks (docs/cuda.md, "Memory errors") --------------------------------
 // fault: [~linear id of the lowest faulting work-item (0: none), lock, address,
-// size | kind << 32 | why << 40]; kind 0 load, 1 store, 2 atomic; why 1 misaligned,
-// 2 read-only, 3 out of bounds, + 4 when the address is an offset in local memory;
-// why 8: the step budget ran out (sg_timeout).
+// size | kind << 32 | why << 40, c0, c1, c2]; kind 0 load, 1 store, 2 atomic; why 1
+// misaligned, 2 read-only, 3 out of bounds, + 4 when the address is an offset in local
+// memory; why 8: the step budget ran out (sg_timeout); why 16: write_image outside the
+// image (address: the image handle, c0..c2: the coordinates).
 // The lowest id wins (atomicMax of ~id); its details are written under a lock, only
 // while it is still the lowest.
 // It takes no SgCtx: a reference escaping into a call that is not inlined would keep the
 // context in local memory (written by every work-item).
-__device__ __noinline__ void sg_fault(u64 *fault, u64 id, u64 a, u32 n, u32 kind, u32 why) {
+__device__ __noinline__ void sg_fault(u64 *fault, u64 id, u64 a, u32 n, u32 kind, u32 why,
+                                      s64 c0 = 0, s64 c1 = 0, s64 c2 = 0) {
   u64 key = ~id;
   if (atomicMax((unsigned long long *)fault, (unsigned long long)key) >= key) return;
   while (atomicCAS((unsigned long long *)&fault[1], 0ULL, 1ULL) != 0ULL) {}
   if (*(volatile u64 *)fault == key) {
     fault[2] = a;
     fault[3] = n | (u64)kind << 32 | (u64)why << 40;
+    fault[4] = (u64)c0;
+    fault[5] = (u64)c1;
+    fault[6] = (u64)c2;
   }
   __threadfence();
   atomicExch((unsigned long long *)&fault[1], 0ULL);

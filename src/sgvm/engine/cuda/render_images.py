@@ -88,7 +88,8 @@ def _write(r, inst: Instruction) -> None:
     kind = _kind(t, inst, 3)
     vals = [f"(u32)sg_bits({x})" for x in r.leaves(texel)]
     vals += ["0u"] * (4 - len(vals))  # a depth image's depth is component 0
-    r.emit(f"sg_img_write({r.leaf(img)}, {kind}, {', '.join(c)}, {', '.join(vals)});")
+    report = "sgc.fault, sg_global_linear(sgc)" if r.bounds else "(u64 *)0, 0"
+    r.emit(f"sg_img_write({r.leaf(img)}, {kind}, {', '.join(c)}, {', '.join(vals)}, {report});")
 
 
 @op("OpImageQuerySizeLod", "OpImageQuerySize")

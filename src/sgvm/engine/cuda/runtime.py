@@ -6,9 +6,11 @@
 * Device memory: ``mirrors.py``.
 * A launch of a kernel already launched reuses what the first one prepared
   (``_Plan``: the compiled function, its globals' regions, the grid per NDRange,
-  by-value arguments per value), so its cost is the argument list and CuPy's launch.
-  With the bounds checks on it ends with one 32-byte copy of the fault record into
-  pinned host memory and one stream synchronisation.
+  by-value arguments per value) and, for the same arguments, their packed parameters
+  (``packed.py``), so its cost is bringing the buffers' device copies up to date and one
+  ``cuLaunchKernel`` per uniform region. With the bounds checks on it ends with one copy
+  of the fault record into pinned host memory and one stream synchronisation: a fault is
+  reported by the launch that made it (docs/cuda.md, "Launch").
 * Non-uniform NDRanges launch each remainder region separately, with its own
   block shape and its first work-group id (``SgCtx.gofs``), so every work-group
   is one CUDA block of exactly its size.
@@ -18,6 +20,7 @@ from __future__ import annotations
 
 import hashlib
 import itertools
+import threading
 import time
 import weakref
 from collections.abc import Sequence
@@ -34,6 +37,7 @@ from ..clower import ctypes_ as C
 from ..common import limits
 from ..common import types as T
 from . import bounds
+from . import packed as packing
 from . import printf as P
 from .images import Descriptors
 from .mirrors import LOCK, MIRRORS, cupy
@@ -123,6 +127,9 @@ class _Plan:
         self.info = info = kernels[kernel]
         self.mod = compiled(source)
         self.fn = self.mod.get_function(info.cuda_name)
+        self.fptr = int(self.fn.kernel.ptr)  # the CUfunction cuLaunchKernel takes
+        self.cacheable = not info.printf_sites  # printf: a record buffer per launch
+        self.packed: dict[tuple[Any, NDRange, int], packing.Packed] = {}  # per arguments
         self.big_shared = 48 * 1024  # dynamic shared memory the function is set up for
         self.globals = [bounds.Region(int(self.mod.get_global(f"g{vid}").ptr), size, ro,
                                       f"{'constant' if ro else 'global'} allocation '{name}'")
@@ -147,6 +154,7 @@ class _Plan:
 
 _PLANS: weakref.WeakKeyDictionary[Module, dict[tuple[str, int, bool], _Plan]] = weakref.WeakKeyDictionary()
 _NULL = np.uint64(0)
+_THREAD = threading.local()
 
 
 def _plan(module: Module, kernel: str, sub_group_size: int, checked: bool) -> _Plan:
@@ -174,11 +182,59 @@ def _launch(module: Module, kernel: str, args: Sequence[KernelArg], ndrange: NDR
     t0 = time.perf_counter()
     checked = bounds.enabled()
     plan = _plan(module, kernel, sub_group_size, checked)
-    info, fn = plan.info, plan.fn
+    steps = limits.max_steps() if checked else 0
+    sig = packing.signature(args) if plan.cacheable else None
+    key = (sig, ndrange, steps)
+    packed = plan.packed.get(key) if sig is not None else None
+    written = packed.current() if packed is not None else None
+    records = None
+    if written is None:
+        packed, records = _pack(plan, kernel, args, labels, ndrange, checked, steps)
+        written = packed.current()
+        assert written is not None
+        if sig is not None and records is None and packed.cacheable:
+            if len(plan.packed) >= 16:
+                plan.packed.clear()
+            plan.packed[key] = packed
+    dyn = packed.dyn
+    if dyn > plan.big_shared:
+        plan.fn.max_dynamic_shared_size_bytes = plan.big_shared = dyn
+    if checked:
+        FAULTS.arm()
+    cp = cupy()
+    if not getattr(_THREAD, "ready", False):
+        # cuLaunchKernel needs the device's context current in this thread; a CUDA runtime
+        # call makes it so (the idiom cudaFree(0)), once per thread
+        cp.cuda.runtime.free(0)
+        _THREAD.ready = True
+    stream = cp.cuda.get_current_stream().ptr
+    launch = cp.cuda.driver.launchKernel
+    for gx, gy, gz, bx, by, bz, params in packed.launches:
+        launch(plan.fptr, gx, gy, gz, bx, by, bz, dyn, stream, params, 0)
+    for a in written:
+        MIRRORS.written(a)
+    fault = FAULTS.read() if checked else None
+    if fault is not None:
+        raise bounds.error(kernel, fault, packed.regions, dyn, ndrange, packed.images)
+    if records is not None:
+        info = plan.info
+        strings = {int(plan.mod.get_global(f"g{vid}").ptr): data for vid, data in info.strings.items()}
+        result.printf = P.format_records(records.get(), info.printf_sites, strings)
+    result.batches = 1
+    result.seconds = time.perf_counter() - t0
+    return result
+
+
+def _pack(plan: _Plan, kernel: str, args: Sequence[KernelArg], labels: Sequence[str],
+          ndrange: NDRange, checked: bool, steps: int) -> tuple[packing.Packed, Any]:
+    """The launch's parameters (``packed.Packed``), and its printf record buffer or None."""
+    info = plan.info
     params: list[Any] = []
     keep: list[Any] = []
     written: list[Allocation] = []
     regions: list[bounds.Region] = []
+    images: dict[int, tuple[str, Any]] = {}
+    cacheable = True
     dyn = info.local_bytes
     for (kind, ctypes, t), arg, label in zip(info.params, args, labels, strict=True):
         if isinstance(arg, BufferArg) and kind != "local":
@@ -203,10 +259,14 @@ def _launch(module: Module, kernel: str, args: Sequence[KernelArg], ndrange: NDR
         elif isinstance(arg, ImageArg):
             dev = MIRRORS.device(arg.image.data)
             written.append(arg.image.data)
-            params.append(np.uint64(DESCRIPTORS.handle(arg.image, dev.data.ptr, cupy())))
+            handle = DESCRIPTORS.handle(arg.image, dev.data.ptr, cupy())
+            images[handle] = (label, arg.image)
+            params.append(np.uint64(handle))
         elif isinstance(arg, SamplerArg):
             params.append(np.uint64(arg.sampler.literal))
         elif isinstance(arg, ValueArg) and kind == "byval":
+            # the kernel may change its private copy: a fresh one per launch, never cached
+            cacheable = False
             dev = cupy().asarray(np.frombuffer(bytes(arg.data), np.uint8))
             keep.append(dev)
             params.append(np.uint64(dev.data.ptr))
@@ -218,28 +278,19 @@ def _launch(module: Module, kernel: str, args: Sequence[KernelArg], ndrange: NDR
     if dyn > 64 * 1024:
         raise LogicError(f"kernel '{kernel}' needs {dyn} bytes of local memory, the device has "
                          "65536", "CL_OUT_OF_RESOURCES")
-    if dyn > plan.big_shared:
-        fn.max_dynamic_shared_size_bytes = plan.big_shared = dyn
     records = P.buffer(cupy()) if info.printf_sites else None
     pf = np.uint64(records.data.ptr) if records is not None else _NULL
     if checked:
         regions += plan.globals
-        checks = (np.uint64(TABLES.device(regions)), np.uint32(len(regions)), np.uint32(dyn),
-                  np.uint64(FAULTS.arm()), np.uint64(limits.max_steps()))
+        table = TABLES.device(regions)
+        keep.append(table)
+        checks = (np.uint64(table.data.ptr), np.uint32(len(regions)), np.uint32(dyn),
+                  np.uint64(FAULTS.arm()), np.uint64(steps))
     else:
         checks = (_NULL, np.uint32(0), np.uint32(dyn), _NULL, _NULL)
-    tail = (pf, *checks, *params)
-    for counts, block, ctx in plan.grid(ndrange):
-        fn(counts, block, ctx + tail, shared_mem=dyn)
-    for a in written:
-        MIRRORS.written(a)
-    del keep
-    fault = FAULTS.read() if checked else None
-    if fault is not None:
-        raise bounds.error(kernel, fault, regions, dyn, ndrange)
     if records is not None:
-        strings = {int(plan.mod.get_global(f"g{vid}").ptr): data for vid, data in info.strings.items()}
-        result.printf = P.format_records(records.get(), info.printf_sites, strings)
-    result.batches = 1
-    result.seconds = time.perf_counter() - t0
-    return result
+        keep.append(records)
+    packed = packing.Packed(plan.grid(ndrange), (pf, *checks, *params), dyn, regions, written,
+                            keep, cacheable)
+    packed.images = images
+    return packed, records
