@@ -10,6 +10,8 @@ does, with the program built, the kernel made and the buffers in place beforehan
 * ``enqueue_nd_range_kernel``: arguments set once, then only enqueued (the cached launch);
 * ``kernel(queue, g, l, *args)``: PyOpenCL's call form, which sets every argument again;
 * ``runtime.launch``: the runtime below the host API (no queue, no argument conversion);
+* on CUDA, ``engine/cuda launch_cuda``: the CUDA backend alone, below ``runtime.launch``
+  (no validation, no variant or sub-group size lookup);
 * on CUDA, ``CuPy RawKernel``: the same kernel hand-written, launched by CuPy (the floor).
 
 The result is checked after the timed launches. Columns: wall-clock and CPU µs per launch
@@ -118,6 +120,14 @@ def rows(device: str, n: int) -> list[tuple[str, Callable[[], object], Callable[
     ]
     if device == "cuda":
         import cupy as cp
+
+        from sgvm.compiler.subgroup_size import kernel_sub_group_size
+        from sgvm.engine.backend import LaunchResult
+        from sgvm.engine.cuda.runtime import launch_cuda
+
+        size = kernel_sub_group_size(None, None, ctx.devices[0].model)
+        out.append(("engine/cuda launch_cuda", counted(lambda: launch_cuda(
+            prg.module, "axpy", args, nd, size, LaunchResult(), ["x", "y", "a"])), queue.finish, check))
 
         raw = cp.RawKernel(CUPY_SOURCE, "axpy")
         dx, dy = cp.asarray(x), cp.zeros(n, np.float32)

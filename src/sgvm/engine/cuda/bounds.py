@@ -93,31 +93,33 @@ class FaultRecord:
         self.dev: Any = None
         self.host: np.ndarray | None = None
         self.dirty = False  # the device record may hold a fault
+        self.runtime: Any = None  # cupy.cuda.runtime
+        self.ptrs = (0, 0)  # the device record's and the pinned host copy's addresses
 
-    def arm(self) -> int:
-        """The record's device address, cleared for the next launch."""
-        cp = _cupy()
+    def arm(self, stream: int) -> int:
+        """The record's device address, cleared for the next launch on ``stream``."""
         if self.dev is None:
+            cp = _cupy()
             self.dev = cp.zeros(8, cp.uint64)
             pinned = cp.cuda.alloc_pinned_memory(_RECORD)
             self.host = np.frombuffer(pinned, np.uint64, 8)
+            self.runtime = cp.cuda.runtime
+            self.ptrs = (int(self.dev.data.ptr), int(self.host.ctypes.data))
         elif self.dirty:
-            cp.cuda.runtime.memsetAsync(self.dev.data.ptr, 0, _RECORD, cp.cuda.get_current_stream().ptr)
+            self.runtime.memsetAsync(self.ptrs[0], 0, _RECORD, stream)
         self.dirty = True
-        return int(self.dev.data.ptr)
+        return self.ptrs[0]
 
-    def read(self) -> np.ndarray | None:
-        """The record after the launch, or None when no work-item faulted."""
-        cp = _cupy()
-        assert self.host is not None
-        stream = cp.cuda.get_current_stream().ptr
-        cp.cuda.runtime.memcpyAsync(self.host.ctypes.data, self.dev.data.ptr, _RECORD,
-                                    cp.cuda.runtime.memcpyDeviceToHost, stream)
-        cp.cuda.runtime.streamSynchronize(stream)
-        if not self.host[0]:
+    def read(self, stream: int) -> np.ndarray | None:
+        """The record after the launch on ``stream``, or None when no work-item faulted."""
+        rt, host = self.runtime, self.host
+        assert host is not None
+        rt.memcpyAsync(self.ptrs[1], self.ptrs[0], _RECORD, rt.memcpyDeviceToHost, stream)
+        rt.streamSynchronize(stream)
+        if not host[0]:
             self.dirty = False
             return None
-        return self.host.copy()
+        return host.copy()
 
 
 def _gid(linear: int, nd: NDRange) -> tuple[int, ...]:

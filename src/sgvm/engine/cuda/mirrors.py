@@ -30,10 +30,16 @@ GUARD = 256
 LOCK = threading.RLock()
 
 
-def cupy() -> Any:
-    import cupy as cp
+_CUPY: list[Any] = []
 
-    return cp
+
+def cupy() -> Any:
+    """The ``cupy`` module (imported on first use: sgvm runs without it)."""
+    if not _CUPY:
+        import cupy as cp
+
+        _CUPY.append(cp)
+    return _CUPY[0]
 
 
 class _Mirror:
@@ -119,8 +125,9 @@ class Mirrors:
         """A kernel may have written ``alloc`` on the device."""
         m = self.by_alloc[alloc]
         m.host_stale = True
-        for _, o in self._related(alloc, m)[1:]:
-            o.dev_stale = True
+        if m.overlaps:
+            for _, o in self._related(alloc, m)[1:]:
+                o.dev_stale = True
 
 
 MIRRORS = Mirrors()

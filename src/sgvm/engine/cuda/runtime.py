@@ -199,8 +199,6 @@ def _launch(module: Module, kernel: str, args: Sequence[KernelArg], ndrange: NDR
     dyn = packed.dyn
     if dyn > plan.big_shared:
         plan.fn.max_dynamic_shared_size_bytes = plan.big_shared = dyn
-    if checked:
-        FAULTS.arm()
     cp = cupy()
     if not getattr(_THREAD, "ready", False):
         # cuLaunchKernel needs the device's context current in this thread; a CUDA runtime
@@ -208,12 +206,14 @@ def _launch(module: Module, kernel: str, args: Sequence[KernelArg], ndrange: NDR
         cp.cuda.runtime.free(0)
         _THREAD.ready = True
     stream = cp.cuda.get_current_stream().ptr
+    if checked:
+        FAULTS.arm(stream)
     launch = cp.cuda.driver.launchKernel
     for gx, gy, gz, bx, by, bz, params in packed.launches:
         launch(plan.fptr, gx, gy, gz, bx, by, bz, dyn, stream, params, 0)
     for a in written:
         MIRRORS.written(a)
-    fault = FAULTS.read() if checked else None
+    fault = FAULTS.read(stream) if checked else None
     if fault is not None:
         raise bounds.error(kernel, fault, packed.regions, dyn, ndrange, packed.images)
     if records is not None:
@@ -285,7 +285,8 @@ def _pack(plan: _Plan, kernel: str, args: Sequence[KernelArg], labels: Sequence[
         table = TABLES.device(regions)
         keep.append(table)
         checks = (np.uint64(table.data.ptr), np.uint32(len(regions)), np.uint32(dyn),
-                  np.uint64(FAULTS.arm()), np.uint64(steps))
+                  np.uint64(FAULTS.arm(cupy().cuda.get_current_stream().ptr)),
+                  np.uint64(steps))
     else:
         checks = (_NULL, np.uint32(0), np.uint32(dyn), _NULL, _NULL)
     if records is not None:
