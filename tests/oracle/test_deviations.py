@@ -9,6 +9,10 @@ import numpy as np
 import pytest
 
 import sgvm
+from sgvm.fuzz.backends import make_backend
+from sgvm.fuzz.campaign import Stats, run_batch
+from sgvm.fuzz.generator import generate
+from sgvm.fuzz.known import CLASSIFIED
 from sgvm.oracle import OracleError, shared
 from sgvm.oracle.differences import DIFFERENCES, ORACLE_AVOID
 from sgvm.runtime.args import BufferArg
@@ -70,6 +74,25 @@ kernel void k(global const uint *in, global uint *out) {
   half h = work_group_broadcast((half)(float)(in[get_global_id(0)] & 15u), 3u);
   out[get_global_id(0)] = (uint)as_ushort(h);
 }""", 16, 32),
+    "spirv-miscompile": ("""
+kernel void k(global const uint *in, global uint *out) {
+  const uint o = (uint)get_global_id(0) * 4u;
+  uint acc = 0u;
+  uint v = in[get_global_id(0)];
+  uint n = in[7u] & 3u;
+  if ((v & 1u) == 0u) {
+    for (uint i = 0u; i <= n; i++)
+      out[o + 1u] = i;
+    out[o + 2u] = v;
+  } else {
+    for (uint i = 0u; i < (v & 3u) + 2u; i++)
+      for (uint j = 0u; j < (v & 3u) + 2u; j++)
+        acc = acc * 3u + v;
+    if ((v & 3u) < 2u)
+      out[o + 3u] = v;
+  }
+  out[o] = acc;
+}""", 16, 16),
     "us16-block-io": ("""
 __attribute__((intel_reqd_sub_group_size(8)))
 kernel void k(global const uint *in, global uint *out) {
@@ -125,6 +148,18 @@ def expected(name: str, inp: np.ndarray, out: np.ndarray, local: int, size: int)
         for g in range(GROUPS):
             h = np.float16(inp[g * local + 3] & 15)
             out[g * local:(g + 1) * local] = h.view(np.uint16)
+    elif name == "spirv-miscompile":
+        for gid in range(n):
+            v, acc = int(inp[gid]), 0
+            if v & 1 == 0:
+                out[4 * gid + 1] = int(inp[7]) & 3  # the last iteration's i
+                out[4 * gid + 2] = v
+            else:
+                for _ in range(((v & 3) + 2) ** 2):
+                    acc = (acc * 3 + v) & 0xFFFFFFFF
+                if v & 3 < 2:
+                    out[4 * gid + 3] = v
+            out[4 * gid] = acc
     elif name == "us16-block-io":
         # element i of lane l is p[l + i * 8] (ushort units)
         us = inp.view(np.uint16)
@@ -147,7 +182,7 @@ def test_every_deviation_has_a_case_and_is_avoided_or_classified():
     deviations = {n for n, d in DIFFERENCES.items() if d.kind == "oracle-deviation"}
     assert deviations == set(CASES)
     excluded = {n for n, d in DIFFERENCES.items() if d.excludes}
-    assert set(ORACLE_AVOID.values()) | {"partial-block-write"} | excluded >= deviations
+    assert set(ORACLE_AVOID.values()) | set(CLASSIFIED) | excluded >= deviations
 
 
 @pytest.mark.parametrize("name", sorted(CASES))
@@ -172,3 +207,26 @@ def test_the_oracle_still_deviates(name, spirv):
         assert name in ("work-group-broadcast-half", "us16-block-io"), exc
         return
     assert not np.array_equal(got[1].view(np.uint32), want)
+
+
+@pytest.mark.skipif(UNAVAILABLE is not None, reason=f"oracle unavailable: {UNAVAILABLE}")
+def test_the_oracle_gets_the_spirv_miscompile_case_right_from_source():
+    """The premise of classifying by the oracle's own OpenCL C build (sgvm.fuzz.known)."""
+    src, size, local = CASES["spirv-miscompile"]
+    inp, out = _inputs(local)
+    key = shared().build(src, "-cl-std=CL2.0")
+    status, got = shared().request(("run", key, "k", [("buffer", inp.view(np.uint8).copy()),
+                                                      ("buffer", out.view(np.uint8).copy())],
+                                    (local * GROUPS,), (local,), None))
+    assert status == "ok", got
+    assert np.array_equal(got[1].view(np.uint32), expected("spirv-miscompile", inp, out, local, size))
+
+
+@pytest.mark.skipif(UNAVAILABLE is not None, reason=f"oracle unavailable: {UNAVAILABLE}")
+def test_the_fuzzer_reports_seed_1568_as_the_spirv_miscompile():
+    """Seed 1568 with sub-groups of 8 (the generated kernel the case was reduced from)."""
+    stats = Stats()
+    kernel = generate(1568, 8, 20, frozenset(ORACLE_AVOID))
+    run_batch([kernel], [make_backend("cpu", check=True), make_backend("oracle")], stats)
+    assert stats.checker_findings == []
+    assert [d.known for d in stats.disagreements] == ["spirv-miscompile"]

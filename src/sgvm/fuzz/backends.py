@@ -99,11 +99,13 @@ class OracleBackend:
 
         self.oracle = shared()
 
-    def run(self, spirv: bytes, launches: Sequence[Launch]) -> list[Outcome]:
+    def run(self, spirv: bytes | str, launches: Sequence[Launch],
+            options: str = "") -> list[Outcome]:
+        """``spirv`` may also be OpenCL C source, built by the oracle's own compiler."""
         from ..oracle import OracleError
 
         try:
-            key = self.oracle.build(spirv)
+            key = self.oracle.build(spirv, options)
         except OracleError as exc:
             return [Outcome(error=str(exc)) for _ in launches]
         try:
@@ -114,7 +116,7 @@ class OracleBackend:
             replies = []
             for ln in launches:
                 try:
-                    key = self.oracle.build(spirv)
+                    key = self.oracle.build(spirv, options)
                     replies.append(self.oracle.request(self._request(key, ln)))
                 except OracleError as exc:
                     replies.append(("error", f"oracle crash: {exc}"))

@@ -98,11 +98,12 @@ class Oracle:
             self._info = self.request(("info",))
         return self._info
 
-    def build(self, spirv: bytes, options: str = "") -> str:
-        """Build ``spirv`` on the oracle with build ``options``; returns its key. Raises
-        OracleError with the log."""
-        key = hashlib.sha1(spirv + options.encode()).hexdigest()
-        log = self.request(("build", key, spirv, options))
+    def build(self, program: bytes | str, options: str = "") -> str:
+        """Build ``program`` — SPIR-V (bytes) or OpenCL C source (str) — on the oracle
+        with build ``options``; returns its key. Raises OracleError with the log."""
+        data = program.encode() if isinstance(program, str) else program
+        key = hashlib.sha1(data + options.encode() + b"c" * isinstance(program, str)).hexdigest()
+        log = self.request(("build", key, program, options))
         if log is not None:
             raise OracleError(f"the oracle failed to build the program: {log}")
         return key

@@ -53,11 +53,12 @@ class Worker:
                 "device": d.name.strip(), "version": d.version, "driver": d.driver_version,
                 "extensions": d.extensions.split(), "sub_group_sizes": sizes}
 
-    def build(self, key: str, spirv: bytes, options: str = "") -> str | None:
+    def build(self, key: str, program: bytes | str, options: str = "") -> str | None:
+        """SPIR-V (bytes, clCreateProgramWithIL) or OpenCL C source (str)."""
         if key in self.programs:
             return None
         try:
-            self.programs[key] = self.cl.Program(self.ctx, spirv).build(options)
+            self.programs[key] = self.cl.Program(self.ctx, program).build(options)
         except self.cl.Error as exc:
             return str(exc)
         return None
