@@ -1,15 +1,18 @@
-"""The long differential run: ``sgvm fuzz`` in parallel shards, one table at the end.
+"""The long differential run: ``sgvm fuzz`` over seed ranges (shards), one table at the end.
 
-    .venv/bin/python benchmarks/fuzz_campaign.py [--seeds 0:3420] [--shards 6]
+    .venv/bin/python benchmarks/fuzz_campaign.py [--seeds 0:3420] [--omit khr] [--jobs 1]
+    .venv/bin/python benchmarks/fuzz_campaign.py --summarise DIR/*.json
     .venv/bin/python benchmarks/fuzz_campaign.py --record tests/fuzz/oracle_reference.json
 
-Each shard is ``sgvm fuzz --seeds A:B --backends cpu,oracle --json shard.json`` on its own
-seed range (sub-group sizes 8, 16, 32: three kernels per seed), so the oracle's build
-time — most of the cost — overlaps with the NumPy engine's runs. The table: kernels,
-agreed, disagreements explained by a known oracle deviation (by entry), unexplained
-disagreements (each with its reduced reproducer in the shard's JSON), checker findings,
-and where the time went. ``--record`` writes the oracle reference the short run of
-``make test`` compares the NumPy engine against (tests/fuzz/test_short_run.py).
+Each shard is ``sgvm fuzz --seeds A:B --backends cpu,oracle --json A-B.json`` on 100 seeds
+(sub-group sizes 8, 16, 32: three kernels per seed), ``--jobs`` of them at a time (one by
+default: the oracle's builds, most of the cost, use every core they get). A shard's
+report survives an interrupted run, and ``--summarise`` tabulates whatever reports
+exist. The table: kernels, agreed, disagreements explained by a known oracle deviation
+(by entry), unexplained disagreements (each with its reduced reproducer in the shard's
+JSON), checker findings, and where the time went. ``--record`` writes the oracle
+reference the short run of ``make test`` compares the NumPy engine against
+(tests/fuzz/test_short_run.py).
 """
 
 from __future__ import annotations
@@ -29,26 +32,32 @@ from sgvm.oracle.differences import ORACLE_AVOID
 REFERENCE_SEEDS = range(0, 100)
 
 
-def shards(start: int, stop: int, n: int) -> list[tuple[int, int]]:
-    step = -(-(stop - start) // n)
-    return [(a, min(a + step, stop)) for a in range(start, stop, step)]
+def shards(start: int, stop: int, size: int = 100) -> list[tuple[int, int]]:
+    return [(a, min(a + size, stop)) for a in range(start, stop, size)]
 
 
-def campaign(seeds: str, n: int, reduce: int) -> int:
+def campaign(seeds: str, omit: str, jobs: int, reduce: int, folder: Path | None) -> int:
     start, stop = (int(x) for x in seeds.split(":"))
-    folder = Path(tempfile.mkdtemp(prefix="sgvm-fuzz-"))
+    folder = folder or Path(tempfile.mkdtemp(prefix="sgvm-fuzz-"))
+    folder.mkdir(parents=True, exist_ok=True)
     t0 = time.perf_counter()
-    procs = []
-    for a, b in shards(start, stop, n):
+    running: list[subprocess.Popen] = []
+    outs = []
+    for a, b in shards(start, stop):
         out = folder / f"{a}-{b}.json"
         cmd = [sys.executable, "-m", "sgvm", "fuzz", "--seeds", f"{a}:{b}", "--reduce",
                str(reduce), "--per-program", "40", "--json", str(out)]
-        procs.append((out, subprocess.Popen(cmd, stdout=open(out.with_suffix(".log"), "w"),
-                                            stderr=subprocess.STDOUT)))
+        if omit:
+            cmd += ["--omit", omit]
+        while len(running) >= jobs:
+            running.pop(0).wait()
         print(" ".join(cmd[1:]), flush=True)
-    for _, p in procs:
+        running.append(subprocess.Popen(cmd, stdout=open(out.with_suffix(".log"), "w"),
+                                        stderr=subprocess.STDOUT))
+        outs.append(out)
+    for p in running:
         p.wait()
-    code = summarise([out for out, _ in procs if out.exists()], time.perf_counter() - t0)
+    code = summarise([out for out in outs if out.exists()], time.perf_counter() - t0)
     print(f"\nshard reports: {folder}")
     return code
 
@@ -82,7 +91,10 @@ def summarise(paths: list[Path], wall: float | None = None) -> int:
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--seeds", default="0:3420", help="START:STOP (3 kernels per seed)")
-    ap.add_argument("--shards", type=int, default=6)
+    ap.add_argument("--omit", default="", help="passed to sgvm fuzz (khr: no khr built-ins)")
+    ap.add_argument("--jobs", type=int, default=1, help="shards run at a time")
+    ap.add_argument("--out", type=Path, help="folder for the shard reports (default: a "
+                                              "new temporary folder)")
     ap.add_argument("--reduce", type=int, default=2)
     ap.add_argument("--record", type=Path, help="write the short run's oracle reference")
     ap.add_argument("--summarise", type=Path, nargs="+", metavar="JSON",
@@ -94,7 +106,7 @@ def main() -> int:
         ref = reference.record(REFERENCE_SEEDS, (8, 16, 32), frozenset(ORACLE_AVOID))
         reference.save(ref, args.record)
         return 0
-    return campaign(args.seeds, args.shards, args.reduce)
+    return campaign(args.seeds, args.omit, args.jobs, args.reduce, args.out)
 
 
 if __name__ == "__main__":

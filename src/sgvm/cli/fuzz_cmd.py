@@ -24,6 +24,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                         "cuda) or 'oracle' (default cpu,oracle)")
     p.add_argument("--per-program", type=int, default=30, help="kernels per program (build)")
     p.add_argument("--size", type=int, default=20, help="statements per kernel (about)")
+    p.add_argument("--omit", default="",
+                   help="comma-separated built-in families not to generate (khr: the khr "
+                        "sub-group extensions' built-ins; the kernels are then those of "
+                        "the generator before it had them)")
     p.add_argument("--no-check", action="store_true",
                    help="skip the checker on the first backend (generated kernels must have "
                         "no findings)")
@@ -60,6 +64,7 @@ def run(args: argparse.Namespace) -> int:
     backends = [make_backend(n, check=(i == 0 and not args.no_check))
                 for i, n in enumerate(names)]
     omit = frozenset(ORACLE_AVOID) if "oracle" in names else frozenset()
+    omit |= {n.strip() for n in args.omit.split(",") if n.strip()}
     stats = Stats()
     seeds = _seeds(args.seeds)
     start = time.perf_counter()

@@ -28,7 +28,9 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass, field
 
-WG, SG, LANE = 2, 1, 0
+from .khr import KhrStatements
+from .uniformity import LANE, SG, WG
+
 NOUT = 16  # output slots per work-item
 NIN = 4096  # uints in the input buffer
 REGION = 512  # uints of one block write's region (2 KiB: ulong8 × 32 lanes)
@@ -127,10 +129,14 @@ def program_source(kernels: list[Kernel]) -> str:
 class _Scope:
     ctx: int
     names: dict[str, int] = field(default_factory=dict)
+    # False inside a loop whose trip count or break differs between the work-items of a
+    # sub-group: which of them run an iteration together is not said (khr.py)
+    tangled: bool = True
 
 
-class Generator:
-    """Builds one kernel body from a ``random.Random``."""
+class Generator(KhrStatements):
+    """Builds one kernel body from a ``random.Random``; ``omit`` names built-ins not to
+    call (``khr``: none of the khr sub-group extensions' built-ins)."""
 
     def __init__(self, rng: random.Random, launch: Launch, size_hint: int = 28,
                  omit: frozenset[str] = frozenset()) -> None:
@@ -153,6 +159,10 @@ class Generator:
     @property
     def ctx(self) -> int:
         return self.scopes[-1].ctx
+
+    @property
+    def tangled(self) -> bool:
+        return self.scopes[-1].tangled
 
     def visible(self) -> dict[str, int]:
         out: dict[str, int] = {}
@@ -393,7 +403,8 @@ class Generator:
             level = min(level, self.visible()[b])
         i = self.fresh("i")
         self.emit(f"for (uint {i} = 0u; {i} < ({a} & 3u) + {self.rng.randrange(1, 3)}u; {i}++) {{")
-        self.scopes.append(_Scope(level, {i: level}))
+        counts = min(self.visible()[a], SG if b is None else self.visible()[b])
+        self.scopes.append(_Scope(level, {i: level}, self.tangled and counts >= SG))
         self.body(depth + 1, self.rng.randrange(1, 5))
         if b is not None:
             self.emit(f"if (({b} & 7u) == {self.rng.randrange(8)}u) break;")
@@ -402,7 +413,7 @@ class Generator:
         self.emit("}")
 
     def block(self, ctx: int, depth: int) -> None:
-        self.scopes.append(_Scope(ctx))
+        self.scopes.append(_Scope(ctx, tangled=self.tangled))
         self.body(depth, self.rng.randrange(1, 5))
         self.scopes.pop()
 
@@ -428,6 +439,8 @@ class Generator:
                 table.append((0.6, self.stmt_block_write))
         if self.ctx >= WG:
             table += [(1.5, self.stmt_work_group_collective), (0.5, self.stmt_local_exchange)]
+        if "khr" not in self.omit:
+            table += self.khr_table()
         weights = [w for w, _ in table]
         self.rng.choices([f for _, f in table], weights)[0]()
 
