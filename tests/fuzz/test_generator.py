@@ -3,6 +3,7 @@ with no checker finding, and the known-difference matcher is exact."""
 
 from __future__ import annotations
 
+import hashlib
 import random
 import re
 
@@ -13,6 +14,7 @@ from sgvm.fuzz.backends import make_backend
 from sgvm.fuzz.campaign import Stats, kernels_for, run_batch
 from sgvm.fuzz.generator import (
     BLOCK_WRITES,
+    LANE,
     REGION,
     SG,
     WG,
@@ -108,3 +110,54 @@ def test_classify_accepts_only_phantom_differences():
     assert classify(k, ours, theirs) == "partial-block-write"
     theirs[2].view(np.uint8)[first * 4 + 3] = 1  # byte of lane 3 (present)
     assert classify(k, ours, theirs) is None
+
+
+def test_omitting_khr_gives_the_kernels_of_the_earlier_generator():
+    """``--omit khr`` reproduces the kernels of the generator before the khr built-ins
+    (the campaigns docs/oracle.md reports): the SHA-1 of 180 of its kernels, computed
+    with that generator (commit eae1b46)."""
+    h = hashlib.sha1()
+    for seed in range(0, 3420, 57):
+        for size in (8, 16, 32):
+            h.update(generate(seed, size, 20, frozenset({"khr"})).source().encode())
+    assert h.hexdigest() == "0c004698d0c94a6f1336527b88a260fe0cc585c5"
+
+
+KHR_CALL = re.compile(r"\b(sub_group_(?:non_uniform|ballot|inverse|elect|clustered|shuffle|"
+                      r"rotate|broadcast_first)\w*|get_sub_group_\w+_mask)\(")
+READS_OTHERS = ("sub_group_shuffle", "sub_group_rotate", "sub_group_clustered_rotate",
+                "sub_group_non_uniform_broadcast")
+
+
+def test_khr_built_ins_only_where_defined():
+    """Shuffles, rotates and non-uniform broadcasts only where the whole sub-group runs
+    them (rotates and xor shuffles only without partial sub-groups); the functions of
+    the active work-items never in a loop whose iterations differ within a sub-group."""
+    seen: dict[str, set] = {}
+
+    class Recording(Generator):
+        def emit(self, line):
+            for name in KHR_CALL.findall(line):
+                seen.setdefault(name, set()).add((self.ctx, self.tangled, self.launch.partial))
+            super().emit(line)
+
+    for seed in range(200):
+        rng = random.Random(seed)
+        Recording(rng, random_launch(rng, (8, 16, 32)[seed % 3]), 28).kernel()
+    assert len(seen) >= 30, sorted(seen)
+    for name, where in seen.items():
+        assert all(tangled for _, tangled, _ in where), name
+        if name.startswith(READS_OTHERS):
+            assert all(ctx >= SG for ctx, _, _ in where), name
+        if name.startswith(("sub_group_rotate", "sub_group_clustered_rotate",
+                            "sub_group_shuffle_xor")):
+            assert not any(partial for _, _, partial in where), name
+    assert any(ctx == LANE for ctx, _, _ in seen["sub_group_non_uniform_reduce_add"])
+
+
+def test_avoided_khr_built_ins_never_appear():
+    omit = frozenset({"sub_group_elect", "sub_group_non_uniform_scan_logical_xor"})
+    texts = [generate(seed, 16, omit=omit).source() for seed in range(150)]
+    assert not any("sub_group_elect(" in t for t in texts)
+    assert not any(re.search(r"non_uniform_scan_\w+_logical_xor", t) for t in texts)
+    assert any("sub_group_non_uniform_reduce_logical_xor(" in t for t in texts)

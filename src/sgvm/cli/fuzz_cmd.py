@@ -32,7 +32,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                    help="skip the checker on the first backend (generated kernels must have "
                         "no findings)")
     p.add_argument("--reduce", type=int, default=3,
-                   help="reduce at most this many disagreements of each kind (default 3)")
+                   help="reduce at most this many unexplained disagreements of each kind "
+                        "(default 3)")
+    p.add_argument("--reduce-known", action="store_true",
+                   help="also reduce disagreements a known difference explains")
     p.add_argument("--json", metavar="FILE", help="also write the report as JSON")
     p.set_defaults(func=run)
 
@@ -83,7 +86,8 @@ def run(args: argparse.Namespace) -> int:
     reduced: dict[tuple[str, str | None], int] = {}
     for d in stats.disagreements:
         key = (category(d.detail), d.known)
-        if reduced.get(key, 0) >= args.reduce or args.no_check:
+        if reduced.get(key, 0) >= args.reduce or args.no_check or (d.known and not
+                                                                    args.reduce_known):
             continue
         reduced[key] = reduced.get(key, 0) + 1
         reduce_disagreement(d, backends)
