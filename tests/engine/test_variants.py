@@ -16,10 +16,12 @@ from sgvm.runtime.variant import PATTERN_BYTE, Variant, slot_local_ids
 from . import harness
 from .harness import O2, Local, build, run
 
-# The choices are the CPU device's: the CUDA device refuses other settings and its own
-# orders are the GPU's (tests/cuda/test_launch_reuse.py, docs/cuda.md).
-pytestmark = pytest.mark.skipif(harness.DEVICE.engine == "cuda",
-                                reason="implementation-defined choices run on the CPU device only")
+# Choices other than sgvm's own run on the CPU device only (the CUDA device refuses them:
+# tests/cuda/test_cuda.py), and the GPU decides the order of work-groups and atomics
+# (docs/cuda.md); the default reduction order, lanes, holds on every device.
+CPU_ONLY = pytest.mark.skipif(harness.DEVICE.engine == "cuda",
+                              reason="a choice only the CPU device makes")
+ORDERS = ["lanes", pytest.param("tree", marks=CPU_ONLY), pytest.param("reversed", marks=CPU_ONLY)]
 
 SRC = r"""
 kernel void ids(global int *out) {
@@ -106,7 +108,8 @@ def test_mapping_3d(module):
     assert (o[..., 0] == y + 2 * z).all() and (o[..., 1] == x).all() and (o[..., 2] == 4).all()
 
 
-@pytest.mark.parametrize("mapping", ["linear", "rows", "columns"])
+@pytest.mark.parametrize("mapping", ["linear", pytest.param("rows", marks=CPU_ONLY),
+                                     pytest.param("columns", marks=CPU_ONLY)])
 def test_work_group_functions_keep_linear_order(module, mapping):
     """Scans run in linear-local-id order and broadcast finds local id (3, 2), whatever the
     mapping (opencl_c_work_group_functions.txt)."""
@@ -140,7 +143,7 @@ def _fold(values, order):
     return v[0]
 
 
-@pytest.mark.parametrize("order", ["lanes", "tree", "reversed"])
+@pytest.mark.parametrize("order", ORDERS)
 def test_reduction_orders(module, order):
     """Sub-group reduce, inclusive scan and work-group exclusive scan associate in ``order``:
     each lane's prefix folded by hand in float32."""
@@ -159,7 +162,7 @@ def test_reduction_orders(module, order):
                                                                   for k in range(1, 32)]
 
 
-@pytest.mark.parametrize("order", ["lanes", "tree", "reversed"])
+@pytest.mark.parametrize("order", ORDERS)
 def test_khr_reductions_follow_the_order(module, order):
     """cl_khr_subgroup_non_uniform_arithmetic and clustered reductions take the same order."""
     rng = np.random.default_rng(1)
@@ -178,6 +181,7 @@ def test_orders_differ_on_this_data(module):
         assert len({float(_fold(x[first:first + 16], o)) for o in ("lanes", "tree", "reversed")}) == 3
 
 
+@CPU_ONLY
 @pytest.mark.parametrize("order", ["lockstep", "forward", "reversed", "shuffle"])
 def test_group_order(module, order):
     """Work-group 0's work-item 0 logs its group id through an atomic counter: the log is the
@@ -197,6 +201,7 @@ def test_group_order(module, order):
         assert (again == log).all() and (other != log).any()
 
 
+@CPU_ONLY
 @pytest.mark.parametrize("order", ["forward", "reversed"])
 def test_group_order_in_steps(module, order):
     """40 work-groups run in 16 steps: step b holds positions b, b+16, b+32 of the order, in
@@ -207,6 +212,7 @@ def test_group_order_in_steps(module, order):
     assert log.tolist() == [sequence[p] for b in range(16) for p in range(b, 40, 16)]
 
 
+@CPU_ONLY
 @pytest.mark.parametrize("init", ["zeros", "pattern"])
 def test_memory_init(module, init):
     (out,), _ = run(module, "unwritten", [np.zeros(16, np.int32), np.int32(4), Local(64)], 16, 16,
@@ -216,6 +222,7 @@ def test_memory_init(module, init):
     assert out.tolist() == [1] * 4 + [unwritten] * 12
 
 
+@CPU_ONLY
 @pytest.mark.parametrize("order", ["lanes", "reversed", "shuffle"])
 def test_atomic_order(module, order):
     """The value atomic_inc returns to each work-item is its place in the serial order."""
@@ -246,6 +253,7 @@ kernel void k(global int *out) {
 """
 
 
+@CPU_ONLY
 def test_mapping_knob_option_and_environment(monkeypatch):
     out = np.zeros(35, np.int32)
     sgvm.run(KNOB_SRC, "k", (5, 7), (5, 7), out, options="-sgvm-sub-group-mapping=rows")
@@ -263,6 +271,7 @@ def test_bad_knob_value_is_a_clear_error(monkeypatch):
         sgvm.run(KNOB_SRC, "k", (16,), (16,), np.zeros(16, np.int32))
 
 
+@CPU_ONLY
 def test_profile_intel_cpu(monkeypatch):
     """SGVM_PROFILE_DEVICE=intel-cpu: sizes 4..64, rows mapping, the sub-group count query."""
     monkeypatch.setenv("SGVM_PROFILE_DEVICE", "intel-cpu")
@@ -282,6 +291,7 @@ def test_profile_intel_cpu(monkeypatch):
         dev, cl.kernel_sub_group_info.SUB_GROUP_COUNT_FOR_NDRANGE, (10, 5)) == 5
 
 
+@CPU_ONLY
 def test_profile_default_and_unknown(monkeypatch):
     ctx, _ = _context()
     knl = cl.Kernel(cl.Program(ctx, KNOB_SRC).build(), "k")

@@ -86,3 +86,6 @@ struct OpFMulD { static __device__ __forceinline__ double apply(double a, double
                  static __device__ __forceinline__ double identity() { return 1.0; } };
 struct OpFMulH { static __device__ __forceinline__ hbits apply(hbits a, hbits b) { return f2h(h2f(a) * h2f(b)); }
                  static __device__ __forceinline__ hbits identity() { return 0x3c00; } };
+template <> struct SgInLaneOrder<OpFMulF> { static constexpr bool value = true; };
+template <> struct SgInLaneOrder<OpFMulD> { static constexpr bool value = true; };
+template <> struct SgInLaneOrder<OpFMulH> { static constexpr bool value = true; };

@@ -290,10 +290,20 @@ __device__ __forceinline__ bool sg_any(u32 m, bool p) { return __any_sync(m, p);
 
 // ---- reductions and scans ------------------------------------------------------
 // OP is a functor with `static T apply(T, T)` and `static T identity()`.
-// A whole sub-group uses a shuffle tree (float order: pairwise, see docs/cuda.md);
-// a partial or divergent one folds its active lanes sequentially in lane order,
-// which is the CPU engine's order.
+// An operation whose result depends on the association order (float sums and products:
+// SgInLaneOrder) folds the member lanes sequentially in lane order, the CPU engine's
+// order (reduction_order=lanes, docs/portability.md), so the results are bit-identical.
+// The others (integer operations, min and max) give the same result in any order: a
+// whole sub-group uses a shuffle tree (butterfly reduce, Hillis-Steele inclusive scan),
+// a partial or divergent one the sequential fold.
+template <class OP> struct SgInLaneOrder { static constexpr bool value = false; };
 template <class OP, class T> __device__ __forceinline__ T sg_reduce(u32 m, T v) {
+  if (SgInLaneOrder<OP>::value && m == sg_segmask()) {  // unrolled: the shuffles overlap
+    T acc = sg_shfl(m, v, 0);
+#pragma unroll
+    for (u32 k = 1; k < SG_SIZE; k++) acc = OP::apply(acc, sg_shfl(m, v, k));
+    return acc;
+  }
   if (m == sg_segmask()) {
 #pragma unroll
     for (int o = SG_SIZE / 2; o > 0; o >>= 1) v = OP::apply(v, sg_from_bits<T>(
@@ -308,6 +318,16 @@ template <class OP, class T> __device__ __forceinline__ T sg_reduce(u32 m, T v) 
 }
 template <class OP, class T> __device__ __forceinline__ T sg_scan(u32 m, T v, bool inclusive) {
   u32 lane = sg_lane();
+  if (SgInLaneOrder<OP>::value && m == sg_segmask()) {
+    T acc = sg_shfl(m, v, 0);
+    if (lane == 0 && !inclusive) acc = OP::identity();
+#pragma unroll
+    for (u32 k = 1; k < SG_SIZE; k++) {
+      T y = sg_shfl(m, v, k);
+      if (k < lane || (inclusive && k == lane)) acc = OP::apply(acc, y);
+    }
+    return acc;
+  }
   if (m == sg_segmask() && inclusive) {
 #pragma unroll
     for (int o = 1; o < SG_SIZE; o <<= 1) {
@@ -406,6 +426,9 @@ struct OpFMinH { static __device__ __forceinline__ hbits apply(hbits a, hbits b)
                  static __device__ __forceinline__ hbits identity() { return 0x7c00; } };
 struct OpFMaxH { static __device__ __forceinline__ hbits apply(hbits a, hbits b) { return f2h(fmaxf(h2f(a), h2f(b))); }
                  static __device__ __forceinline__ hbits identity() { return 0xfc00; } };
+template <> struct SgInLaneOrder<OpFAddF> { static constexpr bool value = true; };
+template <> struct SgInLaneOrder<OpFAddD> { static constexpr bool value = true; };
+template <> struct SgInLaneOrder<OpFAddH> { static constexpr bool value = true; };
 
 // ---- integer built-ins (OpenCL.std) ---------------------------------------------
 template <class U> __device__ __forceinline__ U sg_clz(U x, int w) {
