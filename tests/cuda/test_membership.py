@@ -86,6 +86,20 @@ kernel void after_return(global int *count, int base) {
   for (int i = 0; i < base + lane; i++) acc += i;
   count[g] = sub_group_reduce_add(acc >= 0 ? 1 : 0);
 }
+
+__attribute__((noinline)) int free_tail(global int *o) {
+  int s = sub_group_reduce_add(1);
+  int lane = get_sub_group_local_id();
+  for (int k = 0; k < lane % 5; k++) o[get_global_id(0)] += k + 1;  // no collective after
+  return s;
+}
+
+__attribute__((intel_reqd_sub_group_size(16)))
+kernel void after_free_tail(global int *count, global int *again, global int *o) {
+  int g = get_global_id(0);
+  count[g] = free_tail(o);
+  again[g] = sub_group_reduce_add(1);
+}
 """
 
 
@@ -194,6 +208,36 @@ def test_run_updates_the_arrays(device, monkeypatch: pytest.MonkeyPatch) -> None
         np.testing.assert_array_equal(out, 2 * x)
     finally:
         quick._context.cache_clear()
+
+
+@pytest.mark.parametrize("device", DEVICES)
+@pytest.mark.parametrize(("n", "local"), [(64, 32), (40, 20)])
+def test_callers_meet_again_after_a_callee_s_free_tail(device, n: int, local: int) -> None:
+    """The callee's loop after its last collective runs as plain gotos, per-lane trip counts
+    apart; its lanes still return together, so the caller's next collective sees the whole
+    sub-group."""
+    count, again, o = run(device, "after_free_tail", n, local, 3)
+    lane, size = lanes(n, local)
+    m = lane % 5
+    np.testing.assert_array_equal(count, size)
+    np.testing.assert_array_equal(again, size)
+    np.testing.assert_array_equal(o, m * (m + 1) // 2)
+
+
+def test_branches_after_the_last_collective_are_plain_gotos() -> None:
+    """After a function's last collective no ballot or scheduler is needed: ``if (lane == 0)
+    out[...] = sum`` is a plain branch; a branch that can lead to a collective keeps both."""
+    after, _ = Renderer(read(sgvm.compile(
+        "kernel void k(global float *x, global float *o) {"
+        "  float s = sub_group_reduce_add(x[get_global_id(0)]);"
+        "  if (get_sub_group_local_id() == 0) o[get_global_id(0) / 16] = s; }")), S, True).render()
+    assert "sg_reduce<" in after and "__ballot_sync(sg_m, c_)" not in after
+    assert "sg_pc = 1u" not in after
+    before, _ = Renderer(read(sgvm.compile(
+        "kernel void k(global int *o) { int v = 0;"
+        "  for (int i = 0; i < get_sub_group_local_id(); i++) v += o[i];"
+        "  o[get_global_id(0)] = sub_group_reduce_add(v); }")), S, True).render()
+    assert "__ballot_sync(sg_m, c_)" in before and "goto sg_sched;" in before
 
 
 def test_only_functions_with_collectives_run_under_the_schedule() -> None:

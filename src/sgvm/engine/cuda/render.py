@@ -15,14 +15,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ...errors import UnsupportedError
-from ...spirv import Block, Function, Instruction, Module, Operand, Type
+from ...spirv import Function, Instruction, Module, Operand, Type
 from ...spirv import grammar as G
 from ..clower import ctypes_ as C
 from ..clower import ops
 from ..common import types as T
 from ..common.constants import ALLOWED, byte_offset, constant_sampler
 from .render_globals import GlobalInit
-from .render_sched import Schedule, called, callees_first
+from .render_sched import Schedule, called, callees_first, targets
 
 # SubgroupEqMask ... SubgroupLtMask → sg_lane_mask's kind (non_uniform.cuh)
 LANE_MASKS = {"SubgroupEqMask": 0, "SubgroupGeMask": 1, "SubgroupGtMask": 2, "SubgroupLeMask": 3,
@@ -71,6 +71,8 @@ class Renderer:
         self.scheduled: set[int] = set()  # functions run under the sub-group schedule (render_sched)
         self.sched: Schedule | None = None  # the current function's schedule, if it has one
         self.uses_members = False  # the current function needs sub-group membership
+        self.member_blocks: set[int] = set()  # the current function's blocks that need it
+        self.block = 0  # the label of the block being rendered
         self.kernel_only: set[int] = set()  # entry points' functions that nothing calls
         from ..clower import dot, ext  # noqa: F401  (dot registers into ops.OPS)
         from . import printf, render_groups, render_images, render_non_uniform
@@ -217,6 +219,7 @@ class Renderer:
         """The C expression of the lanes of the sub-group that run the current instruction
         together (render_sched); the function is then rendered under the schedule."""
         self.uses_members = True
+        self.member_blocks.add(self.block)
         return "sg_m"
 
     def _function_text(self, f: Function) -> str:
@@ -224,6 +227,7 @@ class Renderer:
         (its callees are rendered before it), again under the schedule."""
         sites = len(self.printf_sites)
         self.uses_members = False
+        self.member_blocks = set()
         self.lines = []
         self._function(f)
         if self.uses_members and f.id not in self.scheduled:
@@ -248,14 +252,15 @@ class Renderer:
         declared: list[str] = []
         self.preds = self._phi_sources(f)
         self.order = {b.label: k for k, b in enumerate(f.blocks)}
-        self.sched = Schedule(f, self._ret_ctype(f.result_type), f.id in self.kernel_only) \
-            if f.id in self.scheduled else None
+        self.sched = Schedule(f, self._ret_ctype(f.result_type), f.id in self.kernel_only,
+                              self.member_blocks) if f.id in self.scheduled else None
         if self.sched:
             declared += self.sched.prologue()
         if self.bounds and any(self.order[dst] <= self.order[b.label]
-                               for b in f.blocks for dst in _targets(b)):
+                               for b in f.blocks for dst in targets(b)):
             declared.append("  u64 sg_n = 0;")
         for block in f.blocks:
+            self.block = block.label
             self.lines.append(f" L{block.label}:;")
             for inst in block.instructions:
                 if inst.result_id is not None and inst.result_type is not None \
@@ -343,7 +348,7 @@ class Renderer:
             self.emit(self.edge(label, inst.operands[0].value))
         elif op == "OpBranchConditional":
             c, a, b = (o.value for o in inst.operands[:3])
-            if self.sched:
+            if self.sched and not (self.sched.free(a) and self.sched.free(b)):
                 self.emit(f"{{ bool c_ = {self.leaf(c)}; u32 b_ = __ballot_sync(sg_m, c_); "
                           "bool u_ = b_ == sg_m || b_ == 0;")
                 self.emit(f"  if (c_) {self.edge(label, a, 'u_')} else {self.edge(label, b, 'u_')} }}")
@@ -494,15 +499,3 @@ class Renderer:
                 + ", ".join(params) + ") {\n" + "\n".join(body)
                 + f"\n  f{fid}({', '.join(args)});\n}}")
         return info, text
-
-
-def _targets(block: Block) -> list[int]:
-    """The labels ``block``'s terminator may branch to."""
-    term = block.terminator
-    if term.opname == "OpBranch":
-        return [term.operands[0].value]
-    if term.opname == "OpBranchConditional":
-        return [o.value for o in term.operands[1:3]]
-    if term.opname == "OpSwitch":
-        return [term.operands[1].value] + [o.value[1] for o in term.operands[2:]]
-    return []

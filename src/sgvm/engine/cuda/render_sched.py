@@ -28,13 +28,31 @@ calls one that does is therefore rendered with that schedule made explicit:
   lanes waiting there and ``sg_wait`` to the lowest index of the others, and sends the
   lanes of ``sg_m`` to that block; the others go round again.
 
+* Blocks from which no block that uses the membership can be reached (``Schedule.free``:
+  the code after a function's last collective, say ``if (lane == 0) out[i] = sum;``) run as
+  plain gotos: whatever order their lanes run in, no collective sees it. A branch into
+  them needs no ballot and no scheduler; a lane that returns from them still meets the
+  others in the scheduler (a kernel's own function: the thread ends).
+
 Functions without sub-group collectives are rendered as plain gotos.
 """
 
 from __future__ import annotations
 
-from ...spirv import Function, Module
+from ...spirv import Block, Function, Module
 from ..common.block_order import block_order
+
+
+def targets(block: Block) -> list[int]:
+    """The labels ``block``'s terminator may branch to."""
+    term = block.terminator
+    if term.opname == "OpBranch":
+        return [term.operands[0].value]
+    if term.opname == "OpBranchConditional":
+        return [o.value for o in term.operands[1:3]]
+    if term.opname == "OpSwitch":
+        return [term.operands[1].value] + [o.value[1] for o in term.operands[2:]]
+    return []
 
 
 def called(module: Module) -> set[int]:
@@ -66,12 +84,28 @@ def callees_first(module: Module) -> list[Function]:
 class Schedule:
     """The scheduled form of one function's control flow (see the module docstring)."""
 
-    def __init__(self, f: Function, ret_ctype: str, kernel_only: bool) -> None:
+    def __init__(self, f: Function, ret_ctype: str, kernel_only: bool, members: set[int]) -> None:
         order = block_order(f)
         order += [b.label for b in f.blocks if b.label not in order]  # unreachable blocks
         self.index = {label: i for i, label in enumerate(order)}
         self.ret_ctype = ret_ctype
         self.kernel_only = kernel_only  # an entry point no function calls: returns end the thread
+        # the blocks that reach a block using the membership (``members``): the others are free
+        preds: dict[int, list[int]] = {}
+        for b in f.blocks:
+            for t in targets(b):
+                preds.setdefault(t, []).append(b.label)
+        bound, todo = set(members), list(members)
+        while todo:
+            for p in preds.get(todo.pop(), ()):
+                if p not in bound:
+                    bound.add(p)
+                    todo.append(p)
+        self.bound = bound
+
+    def free(self, label: int) -> bool:
+        """Whether no block using the membership can be reached from block ``label``."""
+        return label not in self.bound
 
     def prologue(self) -> list[str]:
         """Declarations at the top of the function."""
@@ -84,6 +118,8 @@ class Schedule:
         """Go to block ``dst`` (after the edge's phi copies): straight there when ``uniform``
         (a C condition: every lane of sg_m takes this edge) and no other lane waits at a
         lower index, else through the scheduler."""
+        if self.free(dst):
+            return f"goto L{dst};"
         k = self.index[dst]
         direct = f"if ({uniform + ' && ' if uniform != 'true' else ''}{k}u < sg_wait) goto L{dst}; "
         return f"{direct}sg_pc = {k}u; goto sg_sched;"
