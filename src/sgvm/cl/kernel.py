@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 import sys
 from collections.abc import Sequence
 from typing import Any
@@ -10,9 +9,10 @@ from typing import Any
 import numpy as np
 
 from ..check.portability import PortabilityChecker
-from ..compiler.subgroup_size import ENV as SUB_GROUP_SIZE_ENV
 from ..compiler.subgroup_size import kernel_sub_group_size
+from ..runtime import environment
 from ..runtime.args import BufferArg, ImageArg, KernelArg, LocalArg, NullArg, SamplerArg, ValueArg
+from ..runtime.launch import launch
 from ..runtime.ndrange import NDRange
 from ..runtime.variant import sub_group_count
 from ._base import InfoObject, cl_error, info_value, param_text
@@ -381,7 +381,7 @@ class Kernel(InfoObject):
         dictionary look-up."""
         try:
             key = (id(device.model), _sizes_key(global_size), _sizes_key(local_size), _sizes_key(global_offset),
-                   g_times_l, allow_empty, os.environ.get(SUB_GROUP_SIZE_ENV))
+                   g_times_l, allow_empty, environment.current().SGVM_SUB_GROUP_SIZE)
             hit = self._ndranges.get(key, _MISSING)
         except TypeError:  # unhashable sizes (an ndarray …): no memo
             key, hit = None, _MISSING
@@ -410,13 +410,17 @@ class Kernel(InfoObject):
         return f"<pyopencl.Kernel '{self.name}'>"
 
 
+def _profile_observer() -> Any:
+    """A vISA message profile observer (imported only by profiling queues)."""
+    from ..visa.profile_observer import ProfileObserver
+
+    return ProfileObserver()
+
+
 def enqueue_nd_range_kernel(queue: CommandQueue, kernel: Kernel, global_work_size: Any, local_work_size: Any,
                             global_work_offset: Any = None, wait_for: Sequence[Event] | None = None,
                             g_times_l: bool = False, allow_empty_ndrange: bool = False) -> Event:
     """clEnqueueNDRangeKernel: check the sizes and arguments, run the kernel, print its printf output."""
-    from ..runtime.launch import launch
-    from ..visa.profile_observer import ProfileObserver
-
     routine = "clEnqueueNDRangeKernel"
     if not isinstance(queue, CommandQueue):
         raise cl_error("CL_INVALID_COMMAND_QUEUE", "the first argument must be a cl.CommandQueue", routine)
@@ -424,19 +428,20 @@ def enqueue_nd_range_kernel(queue: CommandQueue, kernel: Kernel, global_work_siz
         raise cl_error("CL_INVALID_KERNEL", "the second argument must be a cl.Kernel", routine)
     if kernel.program.context is not queue.context:
         raise cl_error("CL_INVALID_CONTEXT", "the kernel and the queue belong to different contexts", routine)
-    if None in kernel._args:
-        unset = [p.label for p, a in zip(kernel.params, kernel._args, strict=True) if a is None]
-        raise cl_error("CL_INVALID_KERNEL_ARGS", f"kernel '{kernel.name}': set {', '.join(unset)} before enqueueing",
-                       routine)
+    args = list(kernel._args)
+    for arg in args:  # (``None in args`` would call every argument's __eq__)
+        if arg is None:
+            unset = [p.label for p, a in zip(kernel.params, args, strict=True) if a is None]
+            raise cl_error("CL_INVALID_KERNEL_ARGS", f"kernel '{kernel.name}': set {', '.join(unset)} before "
+                           "enqueueing", routine)
     ndrange = kernel.ndrange(queue.device, global_work_size, local_work_size, global_work_offset, g_times_l,
                              allow_empty_ndrange)
     if ndrange is None:
         return queue.run(command_type.NDRANGE_KERNEL, lambda: None, wait_for, routine)
     module = kernel.program.module
-    args = list(kernel._args)
 
     def work() -> Any:
-        observers = [ProfileObserver()] if queue.profiling else []
+        observers = [_profile_observer()] if queue.profiling else []
         checker = kernel.program.checker
         common = {"device": queue.device.model, "options": kernel.program.options,
                   "param_names": kernel.param_names}

@@ -10,12 +10,12 @@ build fails; sgvm reports it like an invalid build option.
 
 from __future__ import annotations
 
-import os
 from typing import Any
 
 import numpy as np
 
 from ..errors import BuildError, LogicError
+from ..runtime import environment
 from ..runtime.device import CPU_DEVICE, DeviceModel
 from ..runtime.profiles import profile_device
 
@@ -85,7 +85,7 @@ def kernel_sub_group_size(required: int | None, options: Any = None,
         size, source = int(required), f"intel_reqd_sub_group_size({required})"
     else:
         opt = (getattr(options, "sgvm", None) or {}).get(OPTION)
-        env = os.environ.get(ENV, "")
+        env = environment.current().SGVM_SUB_GROUP_SIZE or ""
         if opt:
             size, source = (int(opt) if opt.isdigit() else -1), f"-sgvm-{OPTION}={opt}"
         elif env:

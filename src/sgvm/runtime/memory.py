@@ -44,6 +44,8 @@ class Allocation:
     name: str = ""
     id: int = field(default=0)
     read_only: bool = False
+    # dtype → the allocation's whole elements of that dtype as one array (``typed``)
+    views: dict = field(default_factory=dict, init=False, repr=False)
 
     def __post_init__(self) -> None:
         if self.data.dtype != np.uint8 or self.data.ndim != 1:
@@ -64,6 +66,14 @@ class Allocation:
 
     def pointer(self, offset: int = 0) -> int:
         return self.base | offset
+
+    def typed(self, dtype: np.dtype) -> np.ndarray:
+        """The allocation's bytes as whole elements of ``dtype`` (one array per dtype, made
+        on first use: engines index it instead of building a view per access)."""
+        v = self.views.get(dtype)
+        if v is None:
+            v = self.views[dtype] = np.ndarray((self.size // dtype.itemsize,), dtype, buffer=self.data)
+        return v
 
 
 

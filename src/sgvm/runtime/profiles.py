@@ -14,10 +14,10 @@ work-items to sub-groups (docs/portability.md lists where each fact comes from):
 
 from __future__ import annotations
 
-import os
 from dataclasses import replace
 
 from ..errors import LogicError
+from . import environment
 from .device import CPU_DEVICE, DeviceModel
 
 ENV = "SGVM_PROFILE_DEVICE"
@@ -44,7 +44,7 @@ def with_all_sub_group_sizes(device: DeviceModel) -> DeviceModel:
 
 def profile_device(name: str | None = None) -> DeviceModel:
     """The CPU device's model under profile ``name`` (None: ``SGVM_PROFILE_DEVICE``, else sgvm's)."""
-    key = (name if name is not None else os.environ.get(ENV, "")).strip().lower() or "sgvm"
+    key = (name if name is not None else (environment.current().SGVM_PROFILE_DEVICE or "")).strip().lower() or "sgvm"
     model = PROFILES.get(key)
     if model is None:
         raise LogicError(f"device profile {key!r} is unknown; use one of {', '.join(PROFILES)}",

@@ -25,13 +25,13 @@ Each has a build option ``-sgvm-NAME=VALUE`` and an environment variable ``SGVM_
 from __future__ import annotations
 
 import functools
-import os
 from dataclasses import dataclass, fields
 from typing import Any
 
 import numpy as np
 
 from ..errors import LogicError
+from . import environment
 
 PATTERN_BYTE = 0x7F  # int 0x7F7F7F7F, float 3.4e38: visible after arithmetic
 
@@ -101,19 +101,32 @@ class Variant:
 _ENV_NAMES = {knob: env_name(knob) for knob in KNOBS.values()}
 
 
-def _setting(options: Any, knob: str) -> tuple[str | None, str]:
-    opt = (getattr(options, "sgvm", None) or {}).get(knob)
+def _setting(options: dict, env: environment.Settings, knob: str) -> tuple[str | None, str]:
+    opt = options.get(knob)
     if opt:
         return opt, f"-sgvm-{knob}={opt}"
-    env = os.environ.get(_ENV_NAMES[knob], "").strip()
-    return (env or None), f"{_ENV_NAMES[knob]}={env}"
+    value = (getattr(env, _ENV_NAMES[knob]) or "").strip()
+    return (value or None), f"{_ENV_NAMES[knob]}={value}"
+
+
+_CHOSEN: dict[tuple, Variant] = {}  # (environment, default mapping, options) → Variant
 
 
 def variant_from_settings(options: Any = None, default_mapping: str = "linear") -> Variant:
     """The variant the build options and environment choose (module docstring); the
-    mapping defaults to the device's (``DeviceModel.sub_group_mapping``). Every launch asks,
-    so the settings are read each time but the Variant is built once per distinct settings."""
-    return _variant(tuple(_setting(options, knob) for knob in KNOBS.values()), default_mapping)
+    mapping defaults to the device's (``DeviceModel.sub_group_mapping``). Every launch asks:
+    the answer is remembered per environment (``runtime.environment``), mapping and
+    options, and one Variant is built per distinct settings."""
+    opts = getattr(options, "sgvm", None) or {}
+    env = environment.current()
+    key = (env, default_mapping, tuple(opts.items()) if opts else ())
+    hit = _CHOSEN.get(key)
+    if hit is None:
+        hit = _variant(tuple(_setting(opts, env, knob) for knob in KNOBS.values()), default_mapping)
+        if len(_CHOSEN) >= 64:
+            _CHOSEN.clear()
+        _CHOSEN[key] = hit
+    return hit
 
 
 @functools.lru_cache(maxsize=64)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-import os
+from ...runtime import environment
 
 DEFAULT_MAX_STEPS = 10_000_000
 
@@ -10,4 +10,5 @@ DEFAULT_MAX_STEPS = 10_000_000
 def max_steps() -> int:
     """The step budget (``SGVM_MAX_STEPS``): a launch that exceeds it raises
     ``sgvm.KernelTimeout``; each backend documents what it counts as a step."""
-    return int(os.environ.get("SGVM_MAX_STEPS", DEFAULT_MAX_STEPS))
+    value = environment.current().SGVM_MAX_STEPS
+    return DEFAULT_MAX_STEPS if value is None else int(value)

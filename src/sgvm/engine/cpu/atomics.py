@@ -18,7 +18,7 @@ import numpy as np
 
 from ...errors import KernelMemoryError
 from ..common import types as T
-from .memory_access import _gather_index, _typed, load, store, without_faults
+from .memory_access import _gather_index, load, store, without_faults
 from .registry import Op, builder
 from .values import arr, lanes
 
@@ -123,7 +123,7 @@ def _atomic(st, ptr, dt: np.dtype, op: str, value, cmp=None):
         c = lanes(cmp, L).astype(dt, copy=False)
         c = c if sel is None else c[sel]
     for a, pos, off in _gather_index(st, p, sel, dt, 1, dt.itemsize, True, "atomic"):
-        view = _typed(a, dt)
+        view = a.typed(dt)
         idx = (off // np.uint64(dt.itemsize)).astype(np.intp)
         vv = v if pos is None else v[pos]
         cc = None if c is None else (c if pos is None else c[pos])

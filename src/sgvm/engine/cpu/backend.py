@@ -9,7 +9,6 @@ cache-friendly and memory stays bounded); each batch runs through ``scheduler.ca
 
 from __future__ import annotations
 
-import os
 import sys
 import time
 import weakref
@@ -18,6 +17,7 @@ from typing import Any
 import numpy as np
 
 from ...errors import LogicError, UnsupportedError
+from ...runtime import environment
 from ...runtime.args import BufferArg, ImageArg, KernelArg, LocalArg, NullArg, SamplerArg, ValueArg
 from ...runtime.memory import Allocation
 from ...runtime.ndrange import NDRange
@@ -125,9 +125,12 @@ def _bind(request: LaunchRequest, prog: Any, keep: list) -> Bound:
     args = request.args
     key = (id(prog), id(request.labels))
     hit = _BOUND.get(key)
-    if hit is not None and hit[1] is request.labels and len(hit[0]) == len(args) \
-            and all(r() is a for r, a in zip(hit[0], args, strict=True)):
-        return hit[2]
+    if hit is not None and hit[1] is request.labels and len(hit[0]) == len(args):
+        for ref, arg in zip(hit[0], args, strict=True):
+            if ref() is not arg:
+                break
+        else:
+            return hit[2]
     names: dict[int, str] = {}
     values: list[tuple[int, Any]] = []
     local_args: list[tuple[int, int, str]] = []  # (param id, bytes, label)
@@ -168,16 +171,13 @@ class NumpyBackend(Backend):
             raise LogicError(f"kernel '{kernel}' needs {local_bytes} bytes of local memory, the "
                              f"device has {request.device.local_mem_size}", "CL_OUT_OF_RESOURCES")
 
-        target = int(os.environ.get("SGVM_BATCH_LANES", DEFAULT_BATCH_LANES))
         max_steps = limits.max_steps() if request.max_steps is None else request.max_steps
-        P = geom.lanes_per_group
-        per_batch = groups_per_batch(kernel, prog.private_bytes, P, max(1, target // P))
-        total = ndrange.total_groups
-        progress = _Progress(total, kernel) if total > per_batch else None
+        batches = _schedule(prog, geom)
+        progress = _Progress(ndrange.total_groups, kernel) if len(batches) > 1 else None
         printf: list[tuple[int, str]] = []
         completed = 0
         with np.errstate(all="ignore"):
-            for first, n, groups in _batches(request.variant, total, per_batch):
+            for first, n, groups in batches:
                 reuse = groups is None and not request.observers
                 st = _batch(prog, geom, first, n, max_steps) if reuse else \
                     Batch(geom, first, n, kernel=kernel, max_steps=max_steps, observers=request.observers,
@@ -190,7 +190,8 @@ class NumpyBackend(Backend):
                     raise UnsupportedError(f"kernel '{kernel}': call depth too large") from e
                 result.steps += st.steps
                 result.batches += 1
-                printf.extend(st.printf)
+                if st.printf:
+                    printf.extend(st.printf)
                 completed += n
                 if reuse:
                     _release(prog, st)
@@ -198,8 +199,9 @@ class NumpyBackend(Backend):
                     progress.update(completed)
         if progress is not None:
             progress.close()
-        printf.sort(key=lambda x: x[0])
-        result.printf = "".join(s for _, s in printf)
+        if printf:
+            printf.sort(key=lambda x: x[0])
+            result.printf = "".join(s for _, s in printf)
         result.seconds = time.perf_counter() - request.t0
         return result
 
@@ -272,6 +274,28 @@ def _batches(variant: Any, total: int, per_batch: int):
             yield int(chunk[0]), len(chunk), chunk
 
 
+# Per program, layout and SGVM_BATCH_LANES: the batches of a launch (``_schedule``).
+_SCHEDULES: dict[tuple[int, int, str | None], tuple[Any, Geometry, list]] = {}
+
+
+def _schedule(prog: Any, geom: Geometry) -> list:
+    """The launch's batches (``_batches``), remembered per program, layout (which fixes the
+    variant) and ``SGVM_BATCH_LANES``."""
+    lanes = environment.current().SGVM_BATCH_LANES
+    key = (id(prog), id(geom), lanes)
+    hit = _SCHEDULES.get(key)
+    if hit is not None and hit[0] is prog and hit[1] is geom:
+        return hit[2]
+    P = geom.lanes_per_group
+    target = int(lanes or DEFAULT_BATCH_LANES)
+    per_batch = groups_per_batch(prog.kernel, prog.private_bytes, P, max(1, target // P))
+    batches = list(_batches(geom.variant, geom.ndrange.total_groups, per_batch))
+    if len(_SCHEDULES) >= 64:
+        _SCHEDULES.clear()
+    _SCHEDULES[key] = (prog, geom, batches)
+    return batches
+
+
 def _prepare(st: Any, prog: Any, values: list, local_args: list) -> None:
     """Per-batch arenas and the register template with arguments and local pointers."""
     tpl = list(prog.template)
@@ -280,8 +304,9 @@ def _prepare(st: Any, prog: Any, values: list, local_args: list) -> None:
     if st.geom.variant.memory_init == "pattern":  # uninitialised register values too
         for uid in prog.module.undefs:
             tpl[uid] = patterned(tpl[uid])
-    for rid, v in allocate(st, prog, local_args).items():
-        tpl[rid] = v
+    if prog.private_vars or prog.local_vars or local_args:  # (a new or reset batch has none)
+        for rid, v in allocate(st, prog, local_args).items():
+            tpl[rid] = v
     for cid, fn in prog.batch_constants:
         tpl[cid] = fn(tpl, st)
     st.template = tpl

@@ -238,7 +238,15 @@ class Batch:
         return c
 
     def builtin_component(self, name: str, idx: int, dtype: np.dtype) -> Any:
-        """Component ``idx`` of a 3-vector built-in; an Affine where the layout allows."""
+        """Component ``idx`` of a 3-vector built-in; an Affine where the layout allows
+        (remembered with the batch: neither an Affine nor a cached array is ever changed)."""
+        key = (name, idx, dtype)
+        c = self._cache.get(key)
+        if c is None:
+            c = self._cache[key] = self._component_value(name, idx, dtype)
+        return c
+
+    def _component_value(self, name: str, idx: int, dtype: np.dtype) -> Any:
         if name == "GlobalInvocationId" and idx == 0 and self.linear_1d:
             nd = self.geom.ndrange
             base = nd.global_offset[0] + self.first_group * nd.local_size[0]
@@ -246,11 +254,7 @@ class Batch:
         if name == "LocalInvocationId" and idx == 0 and self.linear_1d and self.ngroups == 1:
             return affine(0, 1, self.L, dtype)
         if name in ("LocalInvocationId", "GlobalInvocationId", "WorkgroupId"):
-            key = f"c:{name}:{idx}:{dtype}"
-            c = self._cache.get(key)
-            if c is None:
-                c = self._cache[key] = self._component(name, idx).astype(dtype)
-            return c
+            return self._component(name, idx).astype(dtype)
         v = self.builtin(name, dtype, 3)
         return v[idx] if v.ndim == 1 else v[:, idx]
 

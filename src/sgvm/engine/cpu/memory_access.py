@@ -133,10 +133,6 @@ def without_faults(st: Batch, kind: str, ptr, nbytes: int, align: int, write: bo
         st.mask = saved
 
 
-def _typed(a: Allocation, dtype: np.dtype) -> np.ndarray:
-    return np.ndarray((a.size // dtype.itemsize,), dtype, buffer=a.data)
-
-
 def _active_range(mask: np.ndarray | None, L: int) -> tuple[int, int] | None:
     """The first and last active lane (every lane when ``mask`` is None); None when
     no lane is active."""
@@ -189,9 +185,13 @@ def _affine_view(st: Batch, p: Affine, dtype: np.dtype, count: int, align: int, 
         if faults(ptrs, k, nbytes, align, write)[0].any():
             raise first_bad(st, ptrs, k, nbytes, align, write, what)
     assert a is not None
+    off, size = p0 & OFFSET_MASK, dtype.itemsize
+    if count == 1 and p.stride > 0 and not (off % size or p.stride % size):  # a slice
+        step = p.stride // size
+        return a.typed(dtype)[off // size:off // size + step * (k1 - k0) + 1:step]
     shape = (k1 - k0 + 1,) if count == 1 else (k1 - k0 + 1, count)
-    strides = (p.stride,) if count == 1 else (p.stride, dtype.itemsize)
-    return np.ndarray(shape, dtype, buffer=a.data, offset=p0 & OFFSET_MASK, strides=strides)
+    strides = (p.stride,) if count == 1 else (p.stride, size)
+    return np.ndarray(shape, dtype, buffer=a.data, offset=off, strides=strides)
 
 
 def _arena_outside(st: Batch, a: Arena, p: Affine, k0: int, k1: int, nbytes: int) -> bool:
@@ -269,7 +269,7 @@ def _read(a: Allocation, off: np.ndarray, dtype: np.dtype, count: int,
     multiples of the element size."""
     size = dtype.itemsize
     if size == 1 or aligned or not (off & np.uint64(size - 1)).any():
-        view = _typed(a, dtype)
+        view = a.typed(dtype)
         idx = _element_index(off, size, scratch)
         if count == 1:
             return view[idx]
@@ -283,7 +283,7 @@ def _write(a: Allocation, off: np.ndarray, values: np.ndarray, dtype: np.dtype, 
            aligned: bool = False, scratch: bool = False) -> None:
     size = dtype.itemsize
     if size == 1 or aligned or not (off & np.uint64(size - 1)).any():
-        view = _typed(a, dtype)
+        view = a.typed(dtype)
         idx = _element_index(off, size, scratch)
         if count == 1:
             view[idx] = values
@@ -323,7 +323,7 @@ def _load(st: Batch, ptr, dtype: np.dtype, count: int, align: int):
         return v[0] if count == 1 else v
     L = st.L
     if type(ptr) is Affine:
-        rng = _active_range(mask, L)
+        rng = (0, L - 1) if mask is None else _active_range(mask, L)
         if rng is None:
             return np.zeros((L,) if count == 1 else (L, count), dtype)
         k0, k1 = rng
@@ -390,12 +390,12 @@ def _store(st: Batch, ptr, value, dtype: np.dtype, count: int, align: int) -> No
         return
     L = st.L
     if type(ptr) is Affine:
-        rng = _active_range(mask, L)
+        rng = (0, L - 1) if mask is None else _active_range(mask, L)
         if rng is None:
             return
         k0, k1 = rng
         view = _affine_view(st, ptr, dtype, count, align, True, "store", k0, k1)
-        v = value if np.ndim(value) <= (1 if vec else 0) else value[k0:k1 + 1]
+        v = value if getattr(value, "ndim", 0) <= vec else value[k0:k1 + 1]  # (np.ndim is slower)
         if mask is None or (k1 - k0 + 1 == L and mask.all()):
             view[...] = v
         else:

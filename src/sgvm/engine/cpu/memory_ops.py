@@ -183,7 +183,8 @@ def _access_chain(ctx, inst) -> Op:
 
     def run(r, st):
         b = r[base]
-        acc = int(b) if type(b) is not Affine and type(b) is not GroupUniform and np.ndim(b) == 0 else b
+        acc = int(b) if type(b) is not Affine and type(b) is not GroupUniform and getattr(b, "ndim", 0) == 0 \
+            else b  # (a register holds a NumPy value, int, Affine or GroupUniform; np.ndim is slower)
         if const:
             acc = _add(acc, const, 1, None)
         for i, s, sdt in dyn:

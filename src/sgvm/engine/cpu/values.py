@@ -53,10 +53,9 @@ class Affine:
 def affine(base: int, stride: int, n: int, dtype: np.dtype) -> Affine | np.ndarray:
     """An Affine if it satisfies the invariant, else the materialised array."""
     lim = 1 << (dtype.itemsize * 8 - 1)
-    a = Affine(base, stride, n, dtype)
-    lo, hi = min(base, a.last), max(base, a.last)
-    if 0 <= lo and hi < lim:
-        return a
+    last = base + stride * (n - 1)
+    if 0 <= base < lim and 0 <= last < lim:
+        return Affine(base, stride, n, dtype)
     return (np.arange(n, dtype=np.int64).astype(dtype) * dtype.type(stride % (2 * lim))
             + dtype.type(base % (2 * lim)))
 
