@@ -12,6 +12,7 @@ from ..check.portability import PortabilityChecker
 from ..compiler.subgroup_size import kernel_sub_group_size
 from ..runtime import environment
 from ..runtime.args import BufferArg, ImageArg, KernelArg, LocalArg, NullArg, SamplerArg, ValueArg
+from ..runtime.device import DeviceModel
 from ..runtime.launch import launch
 from ..runtime.ndrange import NDRange
 from ..runtime.variant import sub_group_count
@@ -127,7 +128,7 @@ class Kernel(InfoObject):
         self.reqd_work_group_size: tuple[int, int, int] | None = modes.get("LocalSize")
         self.required_sub_group_size: int | None = modes["SubgroupSize"][0] if "SubgroupSize" in modes else None
         self.param_names = [p.name for p in self.params]
-        self._ndranges: dict[tuple, NDRange | None] = {}  # enqueue sizes → NDRange (``ndrange``)
+        self._ndranges: dict[tuple, tuple[DeviceModel, NDRange | None]] = {}  # (``ndrange``)
 
     # -- arguments -----------------------------------------------------------------
     def set_scalar_arg_dtypes(self, dtypes: Sequence[Any]) -> None:
@@ -374,20 +375,25 @@ class Kernel(InfoObject):
 
     # -- enqueue ---------------------------------------------------------------------
     def ndrange(self, device: Device, global_size: Any, local_size: Any, global_offset: Any,
-                g_times_l: bool = False, allow_empty: bool = False) -> NDRange | None:
+                g_times_l: bool = False, allow_empty: bool = False,
+                env: environment.Settings | None = None) -> NDRange | None:
         """The checked NDRange of an enqueue (``resolve_ndrange``), remembered per distinct
-        sizes, device model (profiles are constants) and SGVM_SUB_GROUP_SIZE (which the
+        sizes, device model (one object per profile) and SGVM_SUB_GROUP_SIZE (which the
         default local size depends on), so that a host launching the same sizes again pays a
-        dictionary look-up."""
-        try:
-            key = (id(device.model), _sizes_key(global_size), _sizes_key(local_size), _sizes_key(global_offset),
-                   g_times_l, allow_empty, environment.current().SGVM_SUB_GROUP_SIZE)
+        dictionary look-up. ``env``: the environment to read (None: as it is now)."""
+        env = env or environment.current()
+        model = device.model_under(env)
+        try:  # (sizes as lists are told apart from tuples: ``_sizes_key``)
+            key = (id(model), global_size if type(global_size) is not list else _sizes_key(global_size),
+                   local_size if type(local_size) is not list else _sizes_key(local_size),
+                   global_offset if type(global_offset) is not list else _sizes_key(global_offset),
+                   g_times_l, allow_empty, env.SGVM_SUB_GROUP_SIZE)
             hit = self._ndranges.get(key, _MISSING)
         except TypeError:  # unhashable sizes (an ndarray …): no memo
             key, hit = None, _MISSING
-        if hit is not _MISSING:
-            return hit
-        nd = resolve_ndrange(global_size, local_size, global_offset, device=device.model,
+        if hit is not _MISSING and hit[0] is model:
+            return hit[1]
+        nd = resolve_ndrange(global_size, local_size, global_offset, device=model,
                              kernel_wg_size=self.work_group_size(device), reqd=self.reqd_work_group_size,
                              sub_group_size=self.compiled_sub_group_size(device),
                              uniform_required=self.program.uniform_work_groups_required,
@@ -395,7 +401,7 @@ class Kernel(InfoObject):
         if key is not None:
             if len(self._ndranges) >= 64:
                 self._ndranges.clear()
-            self._ndranges[key] = nd
+            self._ndranges[key] = (model, nd)
         return nd
 
     def __call__(self, queue: CommandQueue, global_size: Any, local_size: Any, *args: Any,
@@ -434,8 +440,9 @@ def enqueue_nd_range_kernel(queue: CommandQueue, kernel: Kernel, global_work_siz
             unset = [p.label for p, a in zip(kernel.params, args, strict=True) if a is None]
             raise cl_error("CL_INVALID_KERNEL_ARGS", f"kernel '{kernel.name}': set {', '.join(unset)} before "
                            "enqueueing", routine)
+    env = environment.current()  # the whole enqueue reads the environment once
     ndrange = kernel.ndrange(queue.device, global_work_size, local_work_size, global_work_offset, g_times_l,
-                             allow_empty_ndrange)
+                             allow_empty_ndrange, env)
     if ndrange is None:
         return queue.run(command_type.NDRANGE_KERNEL, lambda: None, wait_for, routine)
     module = kernel.program.module
@@ -443,7 +450,7 @@ def enqueue_nd_range_kernel(queue: CommandQueue, kernel: Kernel, global_work_siz
     def work() -> Any:
         observers = [_profile_observer()] if queue.profiling else []
         checker = kernel.program.checker
-        common = {"device": queue.device.model, "options": kernel.program.options,
+        common = {"device": queue.device.model_under(env), "options": kernel.program.options,
                   "param_names": kernel.param_names}
         if isinstance(checker, PortabilityChecker):  # docs/portability.md
             result = checker.launch(module, kernel.name, args, ndrange, observers=observers,
@@ -451,7 +458,7 @@ def enqueue_nd_range_kernel(queue: CommandQueue, kernel: Kernel, global_work_siz
         else:
             plugins = checker.observers(module, kernel.name) if checker is not None else []
             result = launch(module, kernel.name, args, ndrange, observers=observers + plugins,
-                            **common)
+                            settings=env, **common)
             if checker is not None:
                 checker.finish()
         if observers:

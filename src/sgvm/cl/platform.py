@@ -9,6 +9,7 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
+from ..runtime import environment
 from ..runtime.device import ALIASES, CPU_DEVICE, DEVICES, DeviceModel, make_version
 from ..runtime.profiles import profile_device
 from ._base import InfoObject, cl_error
@@ -101,16 +102,25 @@ class Device(InfoObject):
         self.platform = platform
         self._model = model
         self.backend = backend
+        self._profiles: dict[str | None, DeviceModel] = {}  # SGVM_PROFILE_DEVICE → model
 
     @property
     def model(self) -> DeviceModel:
         """The device model; the CPU device's follows ``SGVM_PROFILE_DEVICE``
         (``runtime.profiles``)."""
-        if self.backend == "cpu":
-            return profile_device()
-        if self.backend == "native":  # the same profile, run natively where it can be
-            return dataclasses.replace(profile_device(), name=self._model.name, engine="native")
-        return self._model
+        return self.model_under(environment.current())
+
+    def model_under(self, env: environment.Settings) -> DeviceModel:
+        """The device model under the environment ``env``: one object per profile."""
+        if self.backend not in ("cpu", "native"):
+            return self._model
+        model = self._profiles.get(env.SGVM_PROFILE_DEVICE)
+        if model is None:
+            model = profile_device(env.SGVM_PROFILE_DEVICE or "")
+            if self.backend == "native":  # the same profile, run natively where it can be
+                model = dataclasses.replace(model, name=self._model.name, engine="native")
+            self._profiles[env.SGVM_PROFILE_DEVICE] = model
+        return model
 
     def get_info(self, param: int) -> Any:
         """clGetDeviceInfo, every value taken from the device model."""

@@ -79,17 +79,19 @@ def check_sub_group_sizes(spirv: bytes, options: Any = None, device: DeviceModel
 
 
 def kernel_sub_group_size(required: int | None, options: Any = None,
-                          device: DeviceModel = CPU_DEVICE) -> int:
-    """The sub-group size a kernel runs with (see the module docstring)."""
+                          device: DeviceModel = CPU_DEVICE,
+                          env: environment.Settings | None = None) -> int:
+    """The sub-group size a kernel runs with (see the module docstring); ``env``: the
+    environment to read (None: as it is now)."""
     if required:
         size, source = int(required), f"intel_reqd_sub_group_size({required})"
     else:
         opt = (getattr(options, "sgvm", None) or {}).get(OPTION)
-        env = environment.current().SGVM_SUB_GROUP_SIZE or ""
+        env_size = (env or environment.current()).SGVM_SUB_GROUP_SIZE or ""
         if opt:
             size, source = (int(opt) if opt.isdigit() else -1), f"-sgvm-{OPTION}={opt}"
-        elif env:
-            size, source = (int(env) if env.isdigit() else -1), f"{ENV}={env}"
+        elif env_size:
+            size, source = (int(env_size) if env_size.isdigit() else -1), f"{ENV}={env_size}"
         else:
             return device.default_sub_group_size
     if size not in device.sub_group_sizes:

@@ -24,6 +24,7 @@ from typing import Any
 
 from ..runtime.args import KernelArg
 from ..runtime.device import DeviceModel
+from ..runtime.environment import Settings
 from ..runtime.ndrange import NDRange
 from ..runtime.variant import Variant
 from ..spirv import Module
@@ -61,6 +62,7 @@ class LaunchRequest:
     t0: float  # time.perf_counter() when the launch began (LaunchResult.seconds counts from it)
     variant: Variant = Variant()  # the implementation-defined choices (runtime.variant)
     max_steps: int | None = None  # the step budget per batch (None: SGVM_MAX_STEPS)
+    settings: Settings | None = None  # the environment the launch read (None: read it now)
 
 
 class Backend(ABC):

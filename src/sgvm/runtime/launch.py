@@ -15,6 +15,7 @@ from ..engine.common.signature import KernelParam, arg_label, kernel_params
 from ..errors import LogicError, UnsupportedError
 from ..spirv import Module
 from ..spirv.validate import validate
+from . import environment
 from .args import KernelArg
 from .device import CPU_DEVICE, DeviceModel
 from .ndrange import NDRange
@@ -24,14 +25,14 @@ __all__ = ["LaunchResult", "arg_labels", "launch", "sub_group_size"]
 
 
 def sub_group_size(entry_modes: dict, options: Any, device: DeviceModel,
-                   variant: Variant | None = None) -> int:
+                   variant: Variant | None = None, env: environment.Settings | None = None) -> int:
     """The kernel's SubgroupSize mode, else the variant's size, else -sgvm-sub-group-size /
-    SGVM_SUB_GROUP_SIZE, else the default; a size the device lacks raises
-    (``compiler.subgroup_size.kernel_sub_group_size``)."""
+    SGVM_SUB_GROUP_SIZE (of ``env``; None: the environment now), else the default; a size the
+    device lacks raises (``compiler.subgroup_size.kernel_sub_group_size``)."""
     required = entry_modes.get("SubgroupSize")
     if not required and variant is not None and variant.sub_group_size:
         return kernel_sub_group_size(variant.sub_group_size, None, device)
-    return kernel_sub_group_size(required[0] if required else None, options, device)
+    return kernel_sub_group_size(required[0] if required else None, options, device, env)
 
 
 def arg_labels(params: Sequence[Any], param_names: Sequence[str] | None) -> list[str]:
@@ -78,7 +79,8 @@ def _labels(params: tuple[KernelParam, ...], names: tuple[str, ...]) -> list[str
 def launch(module: Module, kernel: str, args: Sequence[KernelArg], ndrange: NDRange, *,
            device: DeviceModel = CPU_DEVICE, observers: Sequence[Any] = (),
            options: Any = None, param_names: Sequence[str] | None = None,
-           variant: Variant | None = None, max_steps: int | None = None) -> LaunchResult:
+           variant: Variant | None = None, max_steps: int | None = None,
+           settings: environment.Settings | None = None) -> LaunchResult:
     """Run ``kernel`` of ``module`` over ``ndrange`` with ``args`` on ``device``'s backend.
 
     ``param_names``: the kernel's parameter names as the source spells them (clang's
@@ -86,7 +88,8 @@ def launch(module: Module, kernel: str, args: Sequence[KernelArg], ndrange: NDRa
     choices (``runtime.variant``; None: those of the options, environment and device);
     only the NumPy backend runs other than the defaults (the native one hands such launches
     to it). ``max_steps``: the step budget
-    per batch (None: ``SGVM_MAX_STEPS``)."""
+    per batch (None: ``SGVM_MAX_STEPS``). ``settings``: the environment the launch reads
+    (``runtime.environment``; None: as it is now), read once for the whole launch."""
     t0 = time.perf_counter()
     params, modes = _kernel(module, kernel)
     if len(args) != len(params):
@@ -99,9 +102,10 @@ def launch(module: Module, kernel: str, args: Sequence[KernelArg], ndrange: NDRa
             and getattr(options, "uniform_work_groups_required", False):
         raise LogicError(f"global size {ndrange.global_size} is not a multiple of the work-group "
                          f"size {ndrange.local_size}", "CL_INVALID_WORK_GROUP_SIZE")
+    env = settings or environment.current()  # every setting of one launch from one reading
     if variant is None:
-        variant = variant_from_settings(options, device.sub_group_mapping)
-    S = sub_group_size(modes, options, device, variant)
+        variant = variant_from_settings(options, device.sub_group_mapping, env)
+    S = sub_group_size(modes, options, device, variant, env)
     if device.engine == "cuda" and variant.differences(Variant(sub_group_size=variant.sub_group_size,
                                                                seed=variant.seed)):
         raise UnsupportedError(f"{variant.describe()}: only the CPU device runs other than "
@@ -110,5 +114,5 @@ def launch(module: Module, kernel: str, args: Sequence[KernelArg], ndrange: NDRa
         return LaunchResult()
     request = LaunchRequest(module, kernel, args, ndrange, S, params,
                             _labels(params, tuple(param_names) if param_names else ()),
-                            device, observers, options, t0, variant, max_steps)
+                            device, observers, options, t0, variant, max_steps, env)
     return backends.get(device.engine).launch(request)

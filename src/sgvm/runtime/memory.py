@@ -85,7 +85,8 @@ class _Registry:
         self._lock = threading.Lock()
         self._next = 1
         self._free: list[int] = []
-        self.by_id: weakref.WeakValueDictionary[int, Allocation] = weakref.WeakValueDictionary()
+        # id → weak reference (a plain dict: every memory access of a kernel looks one up)
+        self.by_id: dict[int, weakref.ref] = {}
 
     def register(self, alloc: Allocation) -> int:
         with self._lock:
@@ -96,13 +97,15 @@ class _Registry:
                 self._next += 1
                 if aid >= 1 << (64 - OFFSET_BITS):
                     raise MemoryError("out of allocation ids")
-            self.by_id[aid] = alloc
+            self.by_id[aid] = weakref.ref(alloc)
         weakref.finalize(alloc, self._recycle, aid)
         return aid
 
     def _recycle(self, aid: int) -> None:
         # No lock: this runs from garbage collection, possibly inside register()
-        # on the same thread; list.append is atomic.
+        # on the same thread; dict.pop and list.append are atomic, and the id is only
+        # handed out again after both.
+        self.by_id.pop(aid, None)
         self._free.append(aid)
 
 
@@ -111,7 +114,8 @@ _registry = _Registry()
 
 def allocation(aid: int) -> Allocation | None:
     """The live allocation with id ``aid``, or None."""
-    return _registry.by_id.get(aid)
+    ref = _registry.by_id.get(aid)
+    return None if ref is None else ref()
 
 
 def resolve(ptr: int) -> tuple[Allocation | None, int, int]:

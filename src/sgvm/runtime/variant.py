@@ -112,13 +112,14 @@ def _setting(options: dict, env: environment.Settings, knob: str) -> tuple[str |
 _CHOSEN: dict[tuple, Variant] = {}  # (environment, default mapping, options) → Variant
 
 
-def variant_from_settings(options: Any = None, default_mapping: str = "linear") -> Variant:
-    """The variant the build options and environment choose (module docstring); the
-    mapping defaults to the device's (``DeviceModel.sub_group_mapping``). Every launch asks:
-    the answer is remembered per environment (``runtime.environment``), mapping and
-    options, and one Variant is built per distinct settings."""
+def variant_from_settings(options: Any = None, default_mapping: str = "linear",
+                          env: environment.Settings | None = None) -> Variant:
+    """The variant the build options and environment (``env``; None: as it is now) choose
+    (module docstring); the mapping defaults to the device's (``DeviceModel.sub_group_mapping``).
+    Every launch asks: the answer is remembered per environment, mapping and options, and one
+    Variant is built per distinct settings."""
     opts = getattr(options, "sgvm", None) or {}
-    env = environment.current()
+    env = env or environment.current()
     key = (env, default_mapping, tuple(opts.items()) if opts else ())
     hit = _CHOSEN.get(key)
     if hit is None:

@@ -171,8 +171,9 @@ class NumpyBackend(Backend):
             raise LogicError(f"kernel '{kernel}' needs {local_bytes} bytes of local memory, the "
                              f"device has {request.device.local_mem_size}", "CL_OUT_OF_RESOURCES")
 
-        max_steps = limits.max_steps() if request.max_steps is None else request.max_steps
-        batches = _schedule(prog, geom)
+        env = request.settings or environment.current()
+        max_steps = limits.max_steps(env) if request.max_steps is None else request.max_steps
+        batches = _schedule(prog, geom, env.SGVM_BATCH_LANES)
         progress = _Progress(ndrange.total_groups, kernel) if len(batches) > 1 else None
         printf: list[tuple[int, str]] = []
         completed = 0
@@ -278,10 +279,9 @@ def _batches(variant: Any, total: int, per_batch: int):
 _SCHEDULES: dict[tuple[int, int, str | None], tuple[Any, Geometry, list]] = {}
 
 
-def _schedule(prog: Any, geom: Geometry) -> list:
+def _schedule(prog: Any, geom: Geometry, lanes: str | None) -> list:
     """The launch's batches (``_batches``), remembered per program, layout (which fixes the
-    variant) and ``SGVM_BATCH_LANES``."""
-    lanes = environment.current().SGVM_BATCH_LANES
+    variant) and ``SGVM_BATCH_LANES`` (``lanes``)."""
     key = (id(prog), id(geom), lanes)
     hit = _SCHEDULES.get(key)
     if hit is not None and hit[0] is prog and hit[1] is geom:

@@ -43,6 +43,7 @@ class DBlock:
     index: int
     label: int
     ops: list = field(default_factory=list)  # (dst, fn, merge mode, vector) per op
+    plain: list = field(default_factory=list)  # ``ops`` without ``_located`` (no observers)
     insts: list = field(default_factory=list)  # the Instruction of each op (for observers)
     kind: int = RETURN
     args: tuple = ()  # BRANCH: (target,); COND: (cond, t, f); SWITCH: (sel, default, {value: t}); RETURN: (value id or 0,)
@@ -149,6 +150,7 @@ def decode_function(ctx: Context, fn: Function) -> DFunction:
     for db in dblocks:
         db.ops = [(d, f, KEEP if d not in escaping else (UNIFORM_KEEP if pure else MERGE), vec)
                   for d, f, pure, vec in db.ops]
+        db.plain = [(d, getattr(f, "unlocated", f), mode, vec) for d, f, mode, vec in db.ops]
     return DFunction(fn.id, fn.name, [p.result_id for p in fn.params], dblocks,
                      fn.result_type.op == "Vector")
 
@@ -228,6 +230,7 @@ def _located(op: Op, inst: Instruction) -> Op:
         st.inst = inst
         return fn(r, st)
 
+    run.unlocated = fn  # what a launch without observers runs (``DBlock.plain``)
     return op._replace(fn=run)
 
 

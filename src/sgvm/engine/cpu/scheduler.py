@@ -94,7 +94,7 @@ def _run(fn: DFunction, regs: list, st: Batch, mask: np.ndarray | None):
                 st.before(inst, regs)
                 regs[d] = f(regs, st)
         else:
-            for d, f, _, _ in blk.ops:
+            for d, f, _, _ in blk.ops if st.obs else blk.plain:
                 regs[d] = f(regs, st)
         if blk.kind == RETURN:
             rid = blk.args[0]
@@ -145,7 +145,7 @@ def _run_diverged(fn: DFunction, regs: list, st: Batch, pc: np.ndarray, ret):
         st.tick()
         st.mask = m
         insts = blk.insts if st.obs_instruction else None
-        for k, (d, f, mode, vec) in enumerate(blk.ops):
+        for k, (d, f, mode, vec) in enumerate(blk.ops if st.obs else blk.plain):
             if insts is not None:
                 st.before(insts[k], regs)
             v = f(regs, st)
