@@ -68,14 +68,25 @@ def _ok(a: Allocation | None, lo_ptr: int, hi_ptr: int, nbytes: int, write: bool
 
 
 def first_bad(st: Batch, p: np.ndarray, lanes_: np.ndarray, nbytes: int, align: int, write: bool,
-              what: str) -> KernelMemoryError:
-    """The error for the lowest lane among ``lanes_`` (pointers ``p``) whose access is invalid."""
+              what: str) -> KernelMemoryError | None:
+    """The error for the lowest lane among ``lanes_`` (pointers ``p``) whose access is invalid;
+    None when every access is valid. ``faults`` is the exact check: the fast paths' checks
+    may only be stricter, so they ask this before raising."""
     p = np.asarray(p, np.uint64)
     lanes_ = np.asarray(lanes_, np.int64)
     bad, why = faults(p, lanes_, nbytes, align, write)
-    assert bad.any(), "first_bad called for valid accesses"
+    if not bad.any():
+        return None
     k = int(np.argmax(bad))
     return fail(st, what, int(p[k]), nbytes, int(lanes_[k]), str(why[k]))
+
+
+def _check(st: Batch, p: np.ndarray, lanes_: np.ndarray, nbytes: int, align: int, write: bool,
+           what: str) -> None:
+    """Raise ``first_bad``'s error, if any."""
+    err = first_bad(st, p, lanes_, nbytes, align, write, what)
+    if err is not None:
+        raise err
 
 
 def faults(p: np.ndarray, lanes_: np.ndarray, nbytes: int, align: int, write: bool
@@ -157,13 +168,13 @@ def _uniform_allocation(st: Batch, p: int, nbytes: int, align: int, write: bool)
     aid = p >> OFFSET_BITS
     a = allocation(aid) if aid else None
     first, last = _active_range(st.mask, st.L)
-    if not _ok(a, p, p, nbytes, write) or (align > 1 and p % align) or (
+    if not _ok(a, p, p, nbytes, write) or (align > 1 and p & (align - 1)) or (
             isinstance(a, Arena) and a.outside(np.array([p & OFFSET_MASK, p & OFFSET_MASK]),
                                                np.array([first, last]), nbytes).any()):
         lanes_ = np.arange(st.L) if st.mask is None else np.flatnonzero(st.mask)
-        raise first_bad(st, np.full(len(lanes_), p, np.uint64), lanes_, nbytes, align, write,
-                        "store" if write else "load")
-    assert a is not None
+        _check(st, np.full(len(lanes_), p, np.uint64), lanes_, nbytes, align, write,
+               "store" if write else "load")
+    assert a is not None  # (``faults`` finds every access to a missing allocation)
     return a
 
 
@@ -182,8 +193,9 @@ def _affine_view(st: Batch, p: Affine, dtype: np.dtype, count: int, align: int, 
         ptrs = p.materialize()[k0:k1 + 1]
         if st.mask is not None:
             k, ptrs = k[st.mask[k0:k1 + 1]], ptrs[st.mask[k0:k1 + 1]]
-        if faults(ptrs, k, nbytes, align, write)[0].any():
-            raise first_bad(st, ptrs, k, nbytes, align, write, what)
+        _check(st, ptrs, k, nbytes, align, write, what)
+        if lo >> OFFSET_BITS != hi >> OFFSET_BITS:
+            raise _spanning(st, what, nbytes, ptrs, k)
     assert a is not None
     off, size = p0 & OFFSET_MASK, dtype.itemsize
     if count == 1 and p.stride > 0 and not (off % size or p.stride % size):  # a slice
@@ -192,6 +204,20 @@ def _affine_view(st: Batch, p: Affine, dtype: np.dtype, count: int, align: int, 
     shape = (k1 - k0 + 1,) if count == 1 else (k1 - k0 + 1, count)
     strides = (p.stride,) if count == 1 else (p.stride, size)
     return np.ndarray(shape, dtype, buffer=a.data, offset=off, strides=strides)
+
+
+def _spanning(st: Batch, what: str, nbytes: int, ptrs: np.ndarray, k: np.ndarray) -> KernelMemoryError:
+    """The error of an Affine pointer whose active lanes (``k``, pointers ``ptrs``) each address
+    some allocation, but not all the same one: every lane's address comes from one pointer,
+    so the first lane that leaves the first active lane's object is out of its bounds."""
+    ids = ptrs >> _SH
+    j = int(np.argmax(ids != ids[0]))
+    aid = int(ids[0])
+    return KernelMemoryError(
+        f"kernel '{st.kernel}': out-of-bounds {what} of {nbytes} bytes at byte offset "
+        f"{int(ptrs[j]) - (aid << OFFSET_BITS)} of {describe(st.names, allocation(aid), aid)} by "
+        f"work-item with global id {st.gid_of(int(k[j]))} (its address is computed from a "
+        f"pointer into that object)")
 
 
 def _arena_outside(st: Batch, a: Arena, p: Affine, k0: int, k1: int, nbytes: int) -> bool:
@@ -222,19 +248,19 @@ def _gather_index(st: Batch, p: np.ndarray, sel, dtype: np.dtype, count: int, al
         if fits and not (align > 1 and (off & np.uint64(align - 1)).any()):
             return [(a, None, off)]
 
-    def error() -> KernelMemoryError:
-        return first_bad(st, p, _lanes(st, sel), nbytes, align, write, what)
+    def check() -> None:  # the exact check, before any error (``first_bad``)
+        _check(st, p, _lanes(st, sel), nbytes, align, write, what)
 
     if align > 1 and (p & np.uint64(align - 1)).any():
-        raise error()
+        check()
     lo, hi = int(p.min()), int(p.max())
     if lo >> OFFSET_BITS == hi >> OFFSET_BITS:
         aid = lo >> OFFSET_BITS
         a = allocation(aid) if aid else None
-        if not _ok(a, lo, hi, nbytes, write) or (
+        if _ok(a, lo, hi, nbytes, write) and not (
                 isinstance(a, Arena) and a.overrun(p & _M, sel, nbytes)):
-            raise error()
-        return [(a, None, p & _M)]
+            return [(a, None, p & _M)]
+        check()  # (an Arena's ``overrun`` is stricter than ``outside`` for another batch's)
     ids = p >> _SH
     groups = []
     for aid in np.unique(ids):
@@ -243,7 +269,7 @@ def _gather_index(st: Batch, p: np.ndarray, sel, dtype: np.dtype, count: int, al
         a = allocation(int(aid)) if aid else None
         if not _ok(a, int(q.min()), int(q.max()), nbytes, write) or (
                 isinstance(a, Arena) and a.outside(q & _M, _lanes(st, sel)[pos], nbytes).any()):
-            raise error()
+            check()
         groups.append((a, pos, q & _M))
     return groups
 
