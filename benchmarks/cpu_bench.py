@@ -16,7 +16,7 @@ Peers (docs/native.md, "Benchmarks"):
   ``LD_LIBRARY_PATH``) at it.
 * PoCL: ``apt-get install pocl-opencl-icd`` (``/etc/OpenCL/vendors/pocl.icd``).
 
-Run: ``python benchmarks/cpu_bench.py [--repeat 3] [--only NAME] [--scale 1.0]``.
+Run: ``python benchmarks/cpu_bench.py [--repeat 3] [--only NAME] [--scale 1.0] [--columns numpy,...]``.
 """
 
 from __future__ import annotations
@@ -352,14 +352,16 @@ def peer_environments(tmp: Path) -> dict[str, dict[str, str]]:
 COLUMNS = ("native", "unchecked", "numpy", "Intel", "PoCL")
 
 
-def run_row(row: Row, repeat: int, peers: dict[str, dict[str, str]], tmp: Path) -> None:
-    runners: dict[str, Any] = {"native": Sgvm(row, NATIVE_DEVICE),
-                               "unchecked": Sgvm(row, NATIVE_DEVICE, unchecked=True),
-                               "numpy": Sgvm(row, CPU_DEVICE)}
+def run_row(row: Row, repeat: int, peers: dict[str, dict[str, str]], tmp: Path,
+            columns: set[str]) -> None:
+    makers = {"native": lambda: Sgvm(row, NATIVE_DEVICE),
+              "unchecked": lambda: Sgvm(row, NATIVE_DEVICE, unchecked=True),
+              "numpy": lambda: Sgvm(row, CPU_DEVICE)}
+    runners: dict[str, Any] = {col: make() for col, make in makers.items() if col in columns}
     rdir = tmp / row.kernel
     rdir.mkdir(exist_ok=True)
     for col, which in (("Intel", "Intel"), ("PoCL", "Portable Computing Language")):
-        if which in peers:
+        if which in peers and col in columns:
             p = Peer(row, which, peers[which], rdir)
             if p.state == "ready":
                 runners[col] = p
@@ -442,12 +444,15 @@ def main() -> None:
     ap.add_argument("--repeat", type=int, default=3)
     ap.add_argument("--only", default="", help="run the rows whose name contains this")
     ap.add_argument("--scale", type=float, default=1.0, help="problem sizes × this (smaller: <1)")
+    ap.add_argument("--columns", default="native,unchecked,numpy,Intel,PoCL",
+                    help="the columns to run, comma-separated (e.g. numpy)")
     args = ap.parse_args()
+    columns = set(args.columns.split(","))
     with tempfile.TemporaryDirectory() as tmp:
-        peers = peer_environments(Path(tmp))
+        peers = peer_environments(Path(tmp)) if columns & {"Intel", "PoCL"} else {}
         table = [r for r in rows(args.scale) if args.only in r.name]
         for row in table:
-            run_row(row, args.repeat, peers, Path(tmp))
+            run_row(row, args.repeat, peers, Path(tmp), columns)
             print(f"  done: {row.name}", file=sys.stderr)
     head = ["kernel", "native ms", "unchecked ms", "NumPy ms", "Intel ms", "PoCL ms",
             "NumPy/native", "native/Intel", "native/PoCL"]
@@ -459,10 +464,13 @@ def main() -> None:
     widths = [max(len(x[i]) for x in lines) for i in range(len(head))]
     for line in lines:
         print("| " + " | ".join(c.ljust(w) for c, w in zip(line, widths, strict=True)) + " |")
+    if "numpy" in columns:
+        print(f"\nlaunch rate, 1024-item vector add: NumPy {launch_rate(CPU_DEVICE):.0f}/s")
+    if "native" not in columns:
+        return
     cold, cached = compile_times()
-    print(f"\nnative compile of one module (matmul + reduce): cold {cold:.2f} s, cached {cached * 1e3:.1f} ms")
-    print(f"launch rate, 1024-item vector add: native {launch_rate(NATIVE_DEVICE):.0f}/s, "
-          f"NumPy {launch_rate(CPU_DEVICE):.0f}/s")
+    print(f"native compile of one module (matmul + reduce): cold {cold:.2f} s, cached {cached * 1e3:.1f} ms")
+    print(f"launch rate, 1024-item vector add: native {launch_rate(NATIVE_DEVICE):.0f}/s")
     from sgvm.engine.native.backend import threads
     from sgvm.engine.native.compile import target
     print(f"native: {threads()} threads, target {target()}; best of {args.repeat} warm launches")

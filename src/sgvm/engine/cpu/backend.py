@@ -30,11 +30,13 @@ from ..common.values import unpack
 from .arenas import allocate, groups_per_batch, patterned
 from .batch import Batch, Geometry
 from .image_ops import image_handle
+from .malloc import pin_thresholds
 from .program import program_for
 from .scheduler import call
 
 DEFAULT_BATCH_LANES = 1 << 18
 PROGRESS_AFTER_S = 2.0
+MALLOC_PINNED = pin_thresholds()  # glibc keeps lane arrays in the heap (``malloc``)
 
 
 def _arg_value(arg: KernelArg, t: Any, name: str, byval: bool, keep: list) -> Any:
