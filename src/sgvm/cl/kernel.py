@@ -144,7 +144,12 @@ class Kernel(InfoObject):
         if not _is_index(index, len(self.params)):
             raise cl_error("CL_INVALID_ARG_INDEX", f"kernel '{self.name}' has arguments 0 to "
                            f"{len(self.params) - 1}; index {index} does not exist", _SET_ARG)
-        self._args[index] = self._convert(self.params[index], value)
+        arg = self._convert(self.params[index], value)
+        old = self._args[index]
+        # An equal argument keeps the old object: launches remember what they derived from an
+        # argument object (``runtime.args``: frozen, so that can never go stale).
+        if old is None or type(old) is not type(arg) or old != arg:
+            self._args[index] = arg
 
     def set_args(self, *args: Any) -> None:
         """Set every argument at once."""
