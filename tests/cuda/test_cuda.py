@@ -297,6 +297,18 @@ def test_choices_other_than_sgvms_own_are_refused(setting: dict) -> None:
                variant=Variant(**setting))
 
 
+@pytest.mark.parametrize("profile", ["intel-cpu", "intel-gpu"])
+def test_device_profiles_are_refused(profile: str, monkeypatch) -> None:
+    """SGVM_PROFILE_DEVICE chooses as another implementation does on the CPU devices; the
+    CUDA device refuses it rather than launching with its own choices."""
+    from sgvm.errors import UnsupportedError
+
+    monkeypatch.setenv("SGVM_PROFILE_DEVICE", profile)
+    bufs = [BufferArg(Allocation(np.zeros(256, np.uint8), "global")) for _ in range(3)]
+    with pytest.raises(UnsupportedError, match="device profiles apply to the CPU devices only"):
+        launch(build("vadd"), "vadd", bufs, NDRange((64,), (64,)), device=CUDA_DEVICE)
+
+
 def test_image_writes_record_outside_writes_only_when_checked() -> None:
     """With checks on, write_image passes the fault record and the work-item's id, so a write
     outside the image is reported (tests/engine/test_images.py runs it on the GPU)."""

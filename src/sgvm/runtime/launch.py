@@ -110,6 +110,10 @@ def launch(module: Module, kernel: str, args: Sequence[KernelArg], ndrange: NDRa
                                                                seed=variant.seed)):
         raise UnsupportedError(f"{variant.describe()}: only the CPU device runs other than "
                                "sgvm's own choices (docs/portability.md)")
+    if device.engine == "cuda" and (env.SGVM_PROFILE_DEVICE or "sgvm").strip().lower() != "sgvm":
+        raise UnsupportedError(f"SGVM_PROFILE_DEVICE={env.SGVM_PROFILE_DEVICE}: device profiles "
+                               "apply to the CPU devices only (docs/portability.md); unset it "
+                               "or run on SGVM_DEVICE=cpu")
     if ndrange.work_items == 0:
         return LaunchResult()
     request = LaunchRequest(module, kernel, args, ndrange, S, params,
