@@ -82,3 +82,42 @@ def test_license_is_an_spdx_expression() -> None:
     meta = tomllib.loads((Path(__file__).resolve().parents[2] / "pyproject.toml").read_text())
     assert meta["project"]["license"] == "Apache-2.0"
     assert "setuptools>=77" in meta["build-system"]["requires"]
+
+
+MASKED_TRIP_COUNT = """
+__attribute__((intel_reqd_sub_group_size(16)))
+kernel void k(global const uint *in, global uint *out) {
+  uint v2 = in[7u];
+  for (uint i = 0u; i < (v2 & 3u) + 1u; i++) {
+    if ((i & 7u) == 3u)
+      sub_group_barrier(CLK_LOCAL_MEM_FENCE);
+    out[get_global_id(0) * 8u + i] =
+        intel_sub_group_shuffle_up(i * 0x9E3779B9u, v2 * 0x9E3779B9u, i % 17u);
+  }
+}"""
+
+
+def _masked_trip_count_expected(inp: np.ndarray) -> np.ndarray:
+    """shuffle_up(previous, current, delta): lane l gets current of lane l - i if l >= i,
+    else previous of lane l - i + 16 (every lane's previous is i * K, current v2 * K)."""
+    k, v2 = 0x9E3779B9, int(inp[7])
+    out = np.full(16 * 8, 0xA5A5A5A5, np.uint32)
+    for lane in range(16):
+        for i in range((v2 & 3) + 1):
+            out[lane * 8 + i] = (v2 * k if lane >= i else i * k) & 0xFFFFFFFF
+    return out
+
+
+@pytest.mark.parametrize("options", [
+    "-cl-opt-disable",
+    pytest.param("", marks=pytest.mark.xfail(strict=True, reason=(
+        "clang 22's SPIR-V backend writes the trip count (v2 & 3) + 1 as "
+        "((ulong)v2 & 255) + 1 and drops the % 17 (its LLVM IR is right); found by "
+        "sgvm fuzz, docs/oracle.md"))),
+], ids=["O0", "O2"])
+def test_loop_trip_count_from_a_masked_value(options) -> None:
+    inp = np.zeros(64, np.uint32)
+    inp[7] = 0x515948AE  # (v2 & 3) + 1 = 3 iterations; (v2 & 255) + 1 = 175
+    out = np.full(16 * 8, 0xA5A5A5A5, np.uint32)
+    sgvm.run(MASKED_TRIP_COUNT, "k", (16,), (16,), inp, out, options=options)
+    assert np.array_equal(out, _masked_trip_count_expected(inp))
