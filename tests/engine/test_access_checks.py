@@ -58,7 +58,9 @@ def _case(rng: random.Random, allocs: list, L: int):
 
 
 @CPU_ONLY
-def test_fast_access_checks_agree_with_the_exact_check():
+def test_fast_access_checks_agree_with_the_exact_check(backend):
+    if backend == "native":
+        pytest.skip("no kernel is launched: the [numpy] variant covers it")
     rng = random.Random(5)
     for _ in range(1500):
         G, P = rng.choice([1, 2]), rng.choice([4, 8])
