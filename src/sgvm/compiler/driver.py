@@ -17,7 +17,7 @@ from .imports import called_imports, demangle_name, is_user_function
 from .lines import LOCATION_FLAGS, attach_locations, split_log
 from .options import ParsedOptions, parse_options
 from .subgroup_size import check_sub_group_sizes
-from .toolchain import INCLUDE_DIR, clang_arguments, feature_header, find_clang
+from .toolchain import CODEGEN_FLAGS, INCLUDE_DIR, clang_arguments, feature_header, find_clang
 
 SOURCE_NAME = "source.cl"  # the temporary file clang reads; diagnostics show the user's name
 
@@ -129,7 +129,7 @@ def compile_with_log(
     features = feature_header()
     key = cache.digest(
         text, opts.text, "\0".join(dirs), filename, features, _our_headers(), clang.version, clang.origin,
-        " ".join(LOCATION_FLAGS),
+        " ".join(LOCATION_FLAGS), " ".join(CODEGEN_FLAGS),
     )
     hit = cache.load(key)
     if hit is not None:

@@ -114,6 +114,14 @@ def feature_header(device: DeviceModel = CPU_DEVICE) -> str:
     return "\n".join(lines) + "\n"
 
 
+# clang 22's SPIR-V backend miscompiles what its loop strength reduction (a code-generation
+# pass for machine addressing modes, of no use to a SPIR-V consumer) leaves behind: a loop
+# bound ``(v & 3u) + 1u`` came out as ``((ulong)v & 255) + 1`` while the optimised LLVM IR
+# was right (tests/compiler/test_front_end_edges.py; docs/compiler.md). Part of the compile
+# cache key, so no entry built without it is served.
+CODEGEN_FLAGS: tuple[str, ...] = ("-mllvm", "-disable-lsr")
+
+
 def clang_arguments(opts: ParsedOptions, features_path: str, device: DeviceModel = CPU_DEVICE) -> list[str]:
     """Clang arguments for ``opts``, without include directories, input and output."""
     exts = device.extensions + device.opencl_c_features
@@ -130,6 +138,7 @@ def clang_arguments(opts: ParsedOptions, features_path: str, device: DeviceModel
         "-Xclang", f"-cl-ext={cl_ext}",
         "-D__opencl_subgroup_builtins=1",
         "-mllvm", "-spirv-ext=" + ",".join(f"+{e}" for e in SPIRV_EXTENSIONS),
+        *CODEGEN_FLAGS,
         "-fno-color-diagnostics",
         "-fcaret-diagnostics",
         "-fgnu89-inline",
