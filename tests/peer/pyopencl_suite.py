@@ -3,15 +3,20 @@
 Downloads PyOpenCL's source distribution (pinned; it holds ``test/``) with pip, runs
 each test file with pytest against one platform at a time (``OCL_ICD_VENDORS`` names
 only that platform's vendor file), prints passed/failed/skipped per file, and with
-``--compare`` lists every test that passes on PoCL but not on sgvm and the share of
-PoCL's passing tests that pass on sgvm.
+``--compare`` lists every test that passes on PoCL but not on sgvm, with why, and the
+share of PoCL's passing tests that pass on sgvm.
 
     python tests/peer/pyopencl_suite.py [--compare] [--files test_array.py …] [-k EXPR]
-                                        [--platform sgvm|pocl] [--save FILE] [--load FILE …]
+        [--platform sgvm|pocl] [--device cpu|native] [--deadline SECONDS]
+        [--save FILE] [--load FILE …]
 
-PoCL comes from Debian (``apt-get install pocl-opencl-icd``); ``--compare`` needs it.
-``--save`` keeps the outcomes as JSON; ``--load`` adds saved outcomes (e.g. PoCL's from an
-earlier run) instead of running that platform again.
+sgvm's platform lists several devices (docs/native.md) and PyOpenCL's tests run on every
+device they see, so the sgvm runs see one: ``--device`` (``SGVM_DEVICE``), by default
+``cpu``, the platform's default device (the NumPy engine). ``--deadline`` fails a test
+that takes longer (tests/peer/deadline.py; default 1800 s). PoCL comes from Debian
+(``apt-get install pocl-opencl-icd``); ``--compare`` needs it. ``--save`` keeps the
+outcomes as JSON (after every file); ``--load`` adds saved outcomes (e.g. PoCL's from an
+earlier run, or shards of a long run) instead of running that platform again.
 """
 
 from __future__ import annotations
@@ -59,9 +64,9 @@ def sdist_tests() -> Path:
     return tests
 
 
-def platform_env(name: str) -> dict[str, str]:
-    env = dict(os.environ, PYTHONPATH=os.pathsep.join(filter(None, [str(ROOT / "src"),
-                                                                    os.environ.get("PYTHONPATH")])))
+def platform_env(name: str, device: str) -> dict[str, str]:
+    paths = [str(ROOT / "src"), str(Path(__file__).parent), os.environ.get("PYTHONPATH")]
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(filter(None, paths)))
     env.pop("OCL_ICD_FILENAMES", None)
     if name == "pocl":
         env["OCL_ICD_VENDORS"] = str(POCL_VENDOR)
@@ -69,11 +74,16 @@ def platform_env(name: str) -> dict[str, str]:
         from sgvm.icd import build
 
         env["OCL_ICD_VENDORS"] = str(build().vendors_dir)
+        env["SGVM_DEVICE"] = device
     return env
 
 
-def run_file(tests: Path, name: str, platform: str, extra: list[str]) -> dict[str, str]:
-    """{test id: "passed" | "failed" | "skipped"} for one test file on one platform."""
+Outcome = list[str]  # [passed | failed | skipped, why (the failure's or skip's message)]
+
+
+def run_file(tests: Path, name: str, platform: str, extra: list[str], device: str,
+             deadline: float) -> dict[str, Outcome]:
+    """{test id: [outcome, why]} for one test file on one platform."""
     if platform == "sgvm":
         skip = " and ".join(f"not {t}" for t in TOO_SLOW)
         given = extra[1] if extra else ""
@@ -81,21 +91,25 @@ def run_file(tests: Path, name: str, platform: str, extra: list[str]) -> dict[st
     with tempfile.TemporaryDirectory() as tmp:
         xml = Path(tmp) / "out.xml"
         subprocess.run([sys.executable, "-m", "pytest", name, "-q", "-p", "no:cacheprovider", "-p", "no:warnings",
-                        "-p", "no:xdist", "--tb=no", f"--junitxml={xml}", *extra], cwd=tests,
-                       env=platform_env(platform), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+                        "-p", "no:xdist", "-p", "deadline", f"--deadline={deadline}", "--tb=no",
+                        f"--junitxml={xml}", *extra], cwd=tests, env=platform_env(platform, device),
+                       stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         if not xml.exists():
-            return {f"{name}::<collection>": "failed"}
+            return {f"{name}::<collection>": ["failed", "pytest wrote no report"]}
         outcome = {}
         for case in ET.parse(xml).getroot().iter("testcase"):
             test = _DEVICE.sub("<device>", f"{case.get('classname')}::{case.get('name')}")
-            kinds = {child.tag for child in case}
-            outcome[test] = ("failed" if kinds & {"failure", "error"} else
-                             "skipped" if "skipped" in kinds else "passed")
+            bad = [c for c in case if c.tag in ("failure", "error")]
+            skipped = [c for c in case if c.tag == "skipped"]
+            why = (bad or skipped or [None])[0]
+            text = (why.get("message") or "") if why is not None else ""
+            outcome[test] = ["failed" if bad else "skipped" if skipped else "passed",
+                             text.splitlines()[0][:300] if text else ""]
         return outcome
 
 
-def _counts(results: dict[str, str]) -> str:
-    return " ".join(f"{k} {sum(v == k for v in results.values()):4d}" for k in ("passed", "failed", "skipped"))
+def _counts(results: dict[str, Outcome]) -> str:
+    return " ".join(f"{k} {sum(v[0] == k for v in results.values()):4d}" for k in ("passed", "failed", "skipped"))
 
 
 def main() -> int:
@@ -104,10 +118,14 @@ def main() -> int:
     ap.add_argument("--platform", choices=("sgvm", "pocl"), help="run on this platform only")
     ap.add_argument("--files", nargs="+", default=list(FILES))
     ap.add_argument("-k", help="pytest -k expression")
+    ap.add_argument("--device", choices=("cpu", "native"), default="cpu",
+                    help="the sgvm device the tests see (SGVM_DEVICE; default cpu, the platform's default)")
+    ap.add_argument("--deadline", type=float, default=1800.0, metavar="SECONDS",
+                    help="fail a test that runs longer (default 1800)")
     ap.add_argument("--save", help="write the outcomes to this JSON file")
     ap.add_argument("--load", nargs="+", default=[], help="outcomes saved earlier, by platform")
     args = ap.parse_args()
-    total: dict[str, dict[str, str]] = {}
+    total: dict[str, dict[str, Outcome]] = {}
     for path in args.load:
         for p, results in json.loads(Path(path).read_text()).items():
             total.setdefault(p, {}).update(results)
@@ -120,20 +138,31 @@ def main() -> int:
     extra = ["-k", args.k] if args.k else []
     for name in args.files:
         for p in platforms:
-            results = run_file(tests, name, p, extra)
+            results = run_file(tests, name, p, extra, args.device, args.deadline)
             total.setdefault(p, {}).update(results)
-            print(f"{name:28s} {p:5s} {_counts(results)}", flush=True)
+            label = f"sgvm ({args.device})" if p == "sgvm" else p
+            print(f"{name:28s} {label:12s} {_counts(results)}", flush=True)
             if args.save:  # after every file: a long run stopped early keeps what it did
                 Path(args.save).write_text(json.dumps(total, indent=1))
     if "sgvm" in total and "pocl" in total:
-        reference = [t for t, v in total["pocl"].items() if v == "passed"]
-        missing = [t for t in reference if total["sgvm"].get(t) != "passed"]
-        share = 1 - len(missing) / max(len(reference), 1)
-        print(f"\nof {len(reference)} tests passing on PoCL, {len(reference) - len(missing)} pass on sgvm "
-              f"({share:.1%})")
-        for t in missing:
-            print(f"  not on sgvm: {t} ({total['sgvm'].get(t, 'not run: ' + _why(t))})")
+        compare(total["sgvm"], total["pocl"])
     return 0
+
+
+def compare(sgvm: dict[str, Outcome], pocl: dict[str, Outcome]) -> None:
+    """Per file: PoCL's passes and how many of them pass on sgvm; then each one that does not."""
+    reference = [t for t, v in pocl.items() if v[0] == "passed"]
+    missing = [t for t in reference if sgvm.get(t, ["absent"])[0] != "passed"]
+    print(f"\n{'file':28s} {'PoCL passed':>11s} {'sgvm passed':>11s}")
+    for name in sorted({t.split("::")[0] for t in reference}):
+        ref = [t for t in reference if t.split("::")[0] == name]
+        print(f"{name:28s} {len(ref):11d} {sum(t not in missing for t in ref):11d}")
+    share = 1 - len(missing) / max(len(reference), 1)
+    print(f"\nof {len(reference)} tests passing on PoCL, {len(reference) - len(missing)} pass on sgvm "
+          f"({share:.1%})")
+    for t in missing:
+        outcome, why = sgvm.get(t, ["not run", _why(t)])
+        print(f"  not on sgvm: {t} ({outcome}: {why})")
 
 
 def _why(test: str) -> str:
