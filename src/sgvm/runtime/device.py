@@ -96,7 +96,12 @@ class DeviceModel:
     default_sub_group_size: int = 16
     # Which work-items form a sub-group in 2-D/3-D work-groups (runtime.variant.slot_local_ids).
     sub_group_mapping: str = "linear"
-    max_compute_units: int = 1
+    # Work-groups that run at once: the NumPy engine runs a batch of SGVM_BATCH_LANES
+    # (262,144) lanes in lock-step. Libraries size their launches by this (PyOpenCL:
+    # 32 groups of 128 work-items per compute unit for element-wise kernels, 3 scan
+    # intervals per compute unit); 64 fills one batch, where 1 left each work-item of
+    # a big scan or sort looping over thousands of elements in 3 work-groups.
+    max_compute_units: int = 64
     max_work_item_dimensions: int = 3
     max_work_item_sizes: tuple[int, int, int] = (1024, 1024, 1024)
     max_work_group_size: int = 1024
