@@ -17,15 +17,18 @@ does, with the program built, the kernel made and the buffers in place beforehan
 The result is checked after the timed launches. Columns: wall-clock and CPU µs per launch
 (best of 5 rounds of ``--repeat`` launches; the CPU time of this process is the steadier
 measure on a shared machine, and equals the wall time on an idle one for the CPU device),
-Python function calls per launch (``sys.setprofile``, one launch), and the ratio to the
-first row. Run it before and after a change on the same
+Python function calls per launch (``sys.setprofile``, one launch), all function calls
+per launch as ``cProfile`` counts them (C functions too; 200 launches), and the ratio to
+the first row. Run it before and after a change on the same
 machine to compare.
 """
 
 from __future__ import annotations
 
 import argparse
+import cProfile
 import os
+import pstats
 import sys
 import time
 from collections.abc import Callable
@@ -61,6 +64,16 @@ def python_calls(fn: Callable[[], object]) -> int:
     finally:
         sys.setprofile(None)
     return count - 1  # the profiler sees fn's own call
+
+
+def profiled_calls(fn: Callable[[], object], launches: int = 200) -> float:
+    """Function calls per run of ``fn`` as ``cProfile`` counts them (C functions included)."""
+    prof = cProfile.Profile()
+    prof.enable()
+    for _ in range(launches):
+        fn()
+    prof.disable()
+    return (pstats.Stats(prof).total_calls - launches) / launches  # (less fn's own call)
 
 
 def per_launch_us(fn: Callable[[], object], repeat: int, sync: Callable[[], object]) -> tuple[float, float]:
@@ -150,14 +163,15 @@ def main() -> None:
     for name, fn, sync, check in rows(args.device, args.n):
         fn()
         sync()  # compile and upload before timing
-        calls = python_calls(fn)
+        calls, profiled = python_calls(fn), profiled_calls(fn)
         wall, cpu = per_launch_us(fn, args.repeat, sync)
-        table.append((name, wall, cpu, calls, check()))
+        table.append((name, wall, cpu, calls, profiled, check()))
     print(f"launch cost, {args.n} work-items, device {args.device}"
           + (f", SGVM_CUDA_BOUNDS={os.environ['SGVM_CUDA_BOUNDS']}" if args.device == "cuda" else ""))
-    print(f"{'launch':32} {'µs/launch':>10} {'CPU µs':>8} {'Python calls':>13} {'ratio':>7} correct")
-    for name, wall, cpu, calls, ok in table:
-        print(f"{name:32} {wall:10.1f} {cpu:8.1f} {calls:13d} {wall / table[0][1]:7.2f} {ok}")
+    print(f"{'launch':32} {'µs/launch':>10} {'CPU µs':>8} {'Python calls':>13} {'cProfile calls':>15} "
+          f"{'ratio':>7} correct")
+    for name, wall, cpu, calls, profiled, ok in table:
+        print(f"{name:32} {wall:10.1f} {cpu:8.1f} {calls:13d} {profiled:15.0f} {wall / table[0][1]:7.2f} {ok}")
 
 
 if __name__ == "__main__":
