@@ -77,6 +77,17 @@ def run(module: Module, kernel: str, args: Sequence, global_size: Sequence[int],
     return [al.data.view(dt).reshape(shape) for al, dt, shape in outs], res
 
 
+def assert_native(module: Module, kernel: str) -> None:
+    """On the native device, fail when ``kernel`` ran on the NumPy engine instead (the
+    backend's record of the kernels it handed over); nothing on other devices."""
+    if DEVICE.engine != "native":
+        return
+    from sgvm.engine.native.backend import fallback_reason
+
+    why = fallback_reason(module, kernel)
+    assert why is None, f"kernel '{kernel}' ran on the NumPy engine: {why}"
+
+
 def local(nbytes: int) -> LocalArg:
     return LocalArg(nbytes)
 

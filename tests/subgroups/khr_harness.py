@@ -25,7 +25,7 @@ import numpy as np
 
 from sgvm.compiler.options import parse_options
 
-from .helpers import build, run, sub_groups
+from .helpers import assert_native, build, run, sub_groups
 
 GLOBAL, LOCAL = 80, 40
 MODES = ("uniform", "divergent-if", "after-loop")
@@ -102,6 +102,7 @@ def launch(source: str, name: str, S: int, x: np.ndarray, nt: int, ni: int, mode
     scratch = np.zeros(GLOBAL, dtype=np.int32)
     (_, _, ot, oi, _), _ = run(module, name, [x, take, out_t, out_i, scratch, np.int32(mode)],
                                (GLOBAL,), (LOCAL,), options=parse_options(options))
+    assert_native(module, name)
     groups = [SubGroup(ids, S, (take[ids] != 0) if mode == 1 else np.ones(len(ids), bool))
               for ids in sub_groups((GLOBAL,), (LOCAL,), S)]
     return Launch(x, take, ot.reshape(GLOBAL, -1), oi.reshape(GLOBAL, -1), groups, mode)

@@ -8,7 +8,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from .helpers import build, run
+from .helpers import assert_native, build, run
 
 N = 256
 COMBOS = {"uu": ("uchar4", "uchar4", "uint"), "ss": ("char4", "char4", "int"),
@@ -52,7 +52,9 @@ def test_dot_products(std: str) -> None:
     c = rng.integers(-2**31, 2**31, N, dtype=np.int64).astype(np.int32)
     c[:8] = [2**31 - 1, -2**31, -1, 2**31 - 100, -2**31 + 5, 0, 2**31 - 1, -2**31]
     out = np.zeros(N * len(CASES), dtype=np.int32)
-    (_, _, _, got), _ = run(build(SOURCE, f"-cl-std={std}"), "dots", [a, b, c, out], (N,), (64,))
+    module = build(SOURCE, f"-cl-std={std}")
+    (_, _, _, got), _ = run(module, "dots", [a, b, c, out], (N,), (64,))
+    assert_native(module, "dots")
     want = _expected(a, b, c)
     for k, case in enumerate(CASES):
         np.testing.assert_array_equal(got.reshape(N, -1)[:, k], want[:, k], err_msg=case)

@@ -13,7 +13,7 @@ from sgvm.spirv import Header, Module, Operand, read, write
 from sgvm.spirv import grammar as G
 from sgvm.spirv.writer import make_instruction
 
-from .helpers import run
+from .helpers import assert_native, run
 
 S = 8
 
@@ -108,6 +108,7 @@ def test_handmade_khr_instructions(n: int) -> None:
     x = np.array([5, 1, 3, 200, 2, 9, 0x80FF0102, 4][:n], np.uint32)
     a, o = x.copy(), np.zeros(n, np.uint32)
     (a_out, o_out), _ = run(m, "hand", [a, o], (n,), (n,))
+    assert_native(m, "hand")
     for lane in range(n):
         cnt = sum(1 for k in range(lane + 1) if x[k] > 2)              # inclusive ballot scan
         sh = int(x[lane ^ 3]) & 0xFFFF if lane ^ 3 < n else None       # 16-bit shuffle_xor 3

@@ -10,7 +10,7 @@ import pytest
 
 from sgvm.runtime.device import CUDA_DEVICE
 
-from .helpers import DEVICE, SIZES, build, run
+from .helpers import DEVICE, SIZES, assert_native, build, run
 from .khr_harness import INTEGER_TYPES, TYPES, check, kernel, launch, values
 
 ARITH = ("add", "mul", "min", "max")
@@ -261,5 +261,6 @@ def test_char_exclusive_scan_starts_at_the_char_identity() -> None:
               "  y[i] = sub_group_scan_exclusive_max(x[i]); z[i] = sub_group_scan_exclusive_min(x[i]);\n}\n")
     x = np.arange(16, dtype=np.int8)
     (_, y, z), _ = run(m, "k", [x, np.zeros(16, np.int8), np.zeros(16, np.int8)], (16,), (16,))
+    assert_native(m, "k")
     assert (y[0], z[0]) == (-128, 127)
     np.testing.assert_array_equal(y[1:], np.maximum.accumulate(x)[:-1])

@@ -44,7 +44,7 @@ from .render import KernelInfo, Renderer
 
 _SOURCES: weakref.WeakKeyDictionary[Module, dict[tuple[int, bool], Any]] = \
     weakref.WeakKeyDictionary()
-_ANNOUNCED: set[tuple[int, str]] = set()
+_ANNOUNCED: dict[tuple[int, str], str] = {}  # (module, kernel) → why it ran on the NumPy engine
 SMALL = 1 << 15  # work-items: fewer run on the calling thread
 _BITS = {1: np.uint8, 2: np.uint16, 4: np.uint32, 8: np.uint64}
 
@@ -97,8 +97,14 @@ def compiled(module: Module, sub_group_size: int, checked: bool,
 def _announce(module: Module, kernel: str, why: str) -> None:
     key = (id(module), kernel)
     if key not in _ANNOUNCED:
-        _ANNOUNCED.add(key)
+        _ANNOUNCED[key] = why
         sys.stderr.write(f"sgvm: kernel '{kernel}' runs on the NumPy engine: {why}\n")
+
+
+def fallback_reason(module: Module, kernel: str) -> str | None:
+    """Why a launch of ``kernel`` on this backend ran on the NumPy engine (the line the first
+    such launch wrote on stderr), or None when none has."""
+    return _ANNOUNCED.get((id(module), kernel))
 
 
 def _leaf_words(arg: ValueArg, t: Any, label: str) -> list[int]:

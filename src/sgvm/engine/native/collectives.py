@@ -223,4 +223,6 @@ _RENDER = {**dict.fromkeys(_ARITH, _arith), "OpGroupAll": _all_any, "OpGroupAny"
 
 def render_collective(r, inst: Instruction, k: int) -> None:
     """Emit the loops of collective ``inst`` in block ``k``."""
-    _RENDER[inst.opname](r, inst, k)
+    from .non_uniform import COLLECTIVES  # cl_khr_subgroup_*
+
+    (_RENDER.get(inst.opname) or COLLECTIVES[inst.opname])(r, inst, k)

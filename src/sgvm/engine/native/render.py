@@ -28,10 +28,11 @@ from ...errors import UnsupportedError
 from ...spirv import Block, Function, Instruction, Module, Operand, Type
 from ...spirv import grammar as G
 from ..clower import ctypes_ as C
-from ..clower import ext, ops
+from ..clower import dot, ext, ops  # noqa: F401  (dot registers into ops.OPS)
 from ..common import types as T
 from ..common.block_order import block_order
 from ..common.constants import ALLOWED, byte_offset, constant_sampler
+from . import non_uniform
 from .inline import flatten
 
 _IGNORED = ("OpLoopMerge", "OpSelectionMerge", "OpLine", "OpNoLine", "OpLifetimeStart",
@@ -41,6 +42,7 @@ _COLLECTIVE = {"OpGroupIAdd", "OpGroupFAdd", "OpGroupSMin", "OpGroupUMin", "OpGr
                "OpGroupBroadcast", "OpSubgroupShuffleINTEL", "OpSubgroupShuffleDownINTEL",
                "OpSubgroupShuffleUpINTEL", "OpSubgroupShuffleXorINTEL",
                "OpSubgroupBlockReadINTEL", "OpSubgroupBlockWriteINTEL", "OpControlBarrier"}
+_COLLECTIVE |= set(non_uniform.COLLECTIVES)  # cl_khr_subgroup_* (non_uniform.py)
 _WRITES = {"OpStore", "OpCopyMemory", "OpCopyMemorySized"}
 _EXT_WRITES = {"vstore_half", "vstore_halfn", "vstorea_halfn", "vstoren", "frexp", "modf",
                "sincos", "fract", "lgamma_r", "remquo"}
@@ -87,7 +89,7 @@ class Renderer:
         self.S = sub_group_size
         self.bounds = bounds
         self.builtins = module.builtin_variables()
-        self.ops = dict(ops.OPS)
+        self.ops = dict(ops.OPS) | non_uniform.LANE_OPS
         self.ext = {k: v for k, v in ext.EXT.items() if k not in _UNSUPPORTED_EXT}
         self.lines: list[str] = []
         self.storage: dict[int, str] = {}  # value id → "lane" | "local" | "scalar"
@@ -178,7 +180,7 @@ class Renderer:
     def render(self) -> tuple[str, dict[str, KernelInfo | UnsupportedError]]:
         """The C++ source and, per kernel, how to call it (or why it cannot run natively;
         the module's other kernels still do)."""
-        out = [f"#define SG_SIZE {self.S}u", PRELUDE]
+        out = [f"#define SG_SIZE {self.S}u", PRELUDE, non_uniform.HEADER]
         kernels: dict[str, KernelInfo | UnsupportedError] = {}
         for i, ep in enumerate(self.m.entry_points):
             if ep.execution_model != "Kernel":
@@ -568,6 +570,8 @@ class Renderer:
                  "GlobalSize": "sg_gsz{d}", "NumWorkgroups": "sg_ngr{d}",
                  "GlobalOffset": "sg_goff{d}"}[name]
             return [f"({C.scalar_ctype(x)}){f.format(d=d)}" for d, x in enumerate(C.leaf_types(t))]
+        if name in non_uniform.LANE_MASKS:
+            return non_uniform.lane_mask(name, t, S)
         expr = {"WorkDim": "sg_dim",
                 "GlobalLinearId": "(sg_linear_gid(sg_g, l))",
                 "LocalInvocationIndex": "l", "SubgroupSize":
