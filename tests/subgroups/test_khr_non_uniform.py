@@ -11,7 +11,7 @@ import pytest
 from sgvm.runtime.device import CUDA_DEVICE
 
 from .helpers import DEVICE, SIZES, assert_native, build, run
-from .khr_harness import INTEGER_TYPES, TYPES, check, kernel, launch, values
+from .khr_harness import INTEGER_TYPES, TYPES, check, kernel, launch, skip_native, values
 
 ARITH = ("add", "mul", "min", "max")
 BITWISE = ("and", "or", "xor")
@@ -199,7 +199,8 @@ def _rtol(name: str, t: str) -> float:
 
 @pytest.mark.parametrize("S", SIZES)
 @pytest.mark.parametrize("t", list(TYPES))
-def test_vote(t: str, S: int) -> None:
+def test_vote(t: str, S: int, backend: str | None) -> None:
+    skip_native(backend, t, S)
     refs = _vote_refs(t)
     for mode in range(3):
         res = launch(SOURCE, f"vote_{t}", S, values(t, 1), 0, len(refs), mode)
@@ -209,7 +210,8 @@ def test_vote(t: str, S: int) -> None:
 
 @pytest.mark.parametrize("S", SIZES)
 @pytest.mark.parametrize("t", list(TYPES))
-def test_non_uniform_broadcast(t: str, S: int) -> None:
+def test_non_uniform_broadcast(t: str, S: int, backend: str | None) -> None:
+    skip_native(backend, t, S)
     refs = _broadcast_refs(t)
     compared = 0
     for mode in range(3):
@@ -221,7 +223,8 @@ def test_non_uniform_broadcast(t: str, S: int) -> None:
 
 @pytest.mark.parametrize("S", SIZES)
 @pytest.mark.parametrize("t", list(TYPES))
-def test_non_uniform_arithmetic(t: str, S: int) -> None:
+def test_non_uniform_arithmetic(t: str, S: int, backend: str | None) -> None:
+    skip_native(backend, t, S)
     names = _ops(t)
     logical = [f"{k}_{op}" for op in LOGICAL for k in KINDS] if t == "int" else []
     for mode in range(3):
@@ -235,11 +238,12 @@ def test_non_uniform_arithmetic(t: str, S: int) -> None:
 
 @pytest.mark.parametrize("S", SIZES)
 @pytest.mark.parametrize("t", list(TYPES))
-def test_extended_types(t: str, S: int) -> None:
+def test_extended_types(t: str, S: int, backend: str | None) -> None:
     """sub_group_reduce/scan/broadcast on char/uchar/short/ushort and vector broadcasts of
     every type: exact 8/16-bit identities (a char exclusive max starts at -128, not at the
     int identity truncated to 0). These must be reached by the whole sub-group: full and
     partial sub-groups only."""
+    skip_native(backend, t, S)
     bcast = [r for r in _broadcast_refs(t) if r.__name__ != "first"]
     refs = ([_arith_ref(n) for n in EXTENDED] + bcast) if t in SMALL else bcast[1:]
     res = launch(SOURCE, f"ext_{t}", S, values(t, 4), len(refs), 0, 0)

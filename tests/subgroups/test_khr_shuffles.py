@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from .helpers import SIZES
-from .khr_harness import INTEGER_TYPES, TYPES, check, kernel, launch, values
+from .khr_harness import INTEGER_TYPES, TYPES, check, kernel, launch, skip_native, values
 from .test_khr_non_uniform import _fold
 
 # (expression, source lane of lane l in a sub-group of size n and maximum size S, or None
@@ -78,7 +78,8 @@ def _clustered_ref(op: str, c: int, logical: bool = False):
 
 @pytest.mark.parametrize("S", SIZES)
 @pytest.mark.parametrize("t", list(TYPES))
-def test_shuffles_and_rotates(t: str, S: int) -> None:
+def test_shuffles_and_rotates(t: str, S: int, backend: str | None) -> None:
+    skip_native(backend, t, S)
     compared = 0
     for mode in range(3):
         res = launch(SOURCE, f"shuf_{t}", S, values(t, 5, -100, 100), len(SHUFFLES), 0, mode)
@@ -89,7 +90,8 @@ def test_shuffles_and_rotates(t: str, S: int) -> None:
 
 @pytest.mark.parametrize("S", SIZES)
 @pytest.mark.parametrize("t", list(TYPES))
-def test_clustered_reduce(t: str, S: int) -> None:
+def test_clustered_reduce(t: str, S: int, backend: str | None) -> None:
+    skip_native(backend, t, S)
     cases = [(op, c) for op in _cluster_ops(t) for c in CLUSTERS]
     logical = [(op, c) for op in ("and", "or", "xor") for c in (2, 8)] if t == "int" else []
     for mode in range(3):
