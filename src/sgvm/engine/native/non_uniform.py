@@ -12,7 +12,8 @@ Undefined results are the NumPy engine's: 0 for a shuffle index out of range; th
 source lane's value (whatever it holds) for an inactive source; the first active
 lane's Id / Delta where it must be uniform; the whole sub-group for a cluster size that
 is not a constant power of two up to the sub-group size. A source past the end of a
-partial sub-group (broadcast, rotate) gives 0. The per-lane ballot queries
+partial sub-group (broadcast, rotate) gives 0 (the NumPy engine: its padding lane's
+value). The per-lane ballot queries
 (InverseBallot, BallotBitExtract, BallotBitCount, BallotFindLSB/MSB) need no other
 lane, so they are plain instructions (``LANE_OPS``); the rest are collectives
 (``COLLECTIVES``). Only Subgroup scope (the scope OpenCL C uses) is rendered.
