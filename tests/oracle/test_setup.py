@@ -59,3 +59,25 @@ def test_info_where_installed(capsys):
     assert main(["oracle", "info"]) == 0
     out = capsys.readouterr().out
     assert out.startswith("oracle: works") and "cl_intel_subgroups" in out
+
+
+def test_a_request_without_an_answer_times_out_and_restarts(monkeypatch):
+    """A build the oracle never finishes (seen: a 40-kernel program busy for minutes)
+    raises OracleTimeout after SGVM_ORACLE_TIMEOUT seconds and kills the child, so a
+    campaign goes on with a fresh one instead of hanging."""
+    import subprocess
+    import sys
+    import time
+
+    from sgvm.oracle import Oracle, OracleTimeout
+
+    monkeypatch.setenv("SGVM_ORACLE_TIMEOUT", "0.5")
+    oracle = Oracle()
+    silent = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"],
+                              stdin=subprocess.PIPE, stdout=subprocess.PIPE)
+    oracle._proc = silent
+    t0 = time.monotonic()
+    with pytest.raises(OracleTimeout, match="no answer in 0.5 s"):
+        oracle._receive()
+    assert time.monotonic() - t0 < 10
+    assert silent.poll() is not None and oracle._proc is None

@@ -7,9 +7,9 @@ pointed at ``libintelocl.so`` (``pip install 'sgvm[oracle]'``, x86-64 Linux):
 ...     outs = oracle.run(spirv, "k", [BufferArg(...), ...], (64,), (32,))
 """
 
-from .client import Oracle, OracleError, OracleUnavailable, shared
+from .client import Oracle, OracleError, OracleTimeout, OracleUnavailable, shared
 from .setup import environment, vendor_folder
 from .spirv_size import with_sub_group_size
 
-__all__ = ["Oracle", "OracleError", "OracleUnavailable", "environment", "shared",
+__all__ = ["Oracle", "OracleError", "OracleTimeout", "OracleUnavailable", "environment", "shared",
            "vendor_folder", "with_sub_group_size"]

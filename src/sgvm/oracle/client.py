@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import functools
 import hashlib
+import os
 import pickle
+import select
 import subprocess
 import sys
 from collections.abc import Sequence
@@ -25,6 +27,19 @@ class OracleError(SgvmError):
 
 class OracleUnavailable(OracleError):
     """The oracle is not installed or does not start on this machine."""
+
+
+class OracleTimeout(OracleError):
+    """The oracle gave no answer in time (its process is killed; the next request starts a
+    fresh one)."""
+
+
+TIMEOUT_ENV = "SGVM_ORACLE_TIMEOUT"
+DEFAULT_TIMEOUT = 300.0  # seconds for one request: a build of a big program under load
+
+
+def _timeout() -> float:
+    return float(os.environ.get(TIMEOUT_ENV) or DEFAULT_TIMEOUT)
 
 
 def _wire_arg(arg: KernelArg) -> tuple:
@@ -69,8 +84,18 @@ class Oracle:
             raise OracleUnavailable(f"Intel's CPU runtime did not start: {detail}")
         return self._proc
 
-    def _receive(self) -> Any:
+    def _receive(self, timeout: float | None = None) -> Any:
+        """The child's next reply; OracleTimeout after ``timeout`` seconds without one
+        (None: ``SGVM_ORACLE_TIMEOUT``, default 300)."""
         assert self._proc is not None and self._proc.stdout is not None
+        limit = _timeout() if timeout is None else timeout
+        ready, _, _ = select.select([self._proc.stdout], [], [], limit)
+        if not ready:
+            self._proc.kill()
+            self._proc.wait()
+            self._proc = None
+            raise OracleTimeout(f"the oracle gave no answer in {limit:g} s (killed; set "
+                                f"{TIMEOUT_ENV} to wait longer)")
         try:
             return pickle.load(self._proc.stdout)
         except (EOFError, pickle.UnpicklingError):
