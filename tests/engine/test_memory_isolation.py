@@ -24,6 +24,15 @@ kernel void local_overrun(global int* out, int shift) {
   barrier(CLK_LOCAL_MEM_FENCE);
   out[get_global_id(0)] = t[l];
 }
+kernel void local_into_next(global int* out, int shift) {
+  local int t[64];
+  local int u[64];
+  int l = get_local_id(0);
+  t[l] = l;
+  u[l] = -l;
+  barrier(CLK_LOCAL_MEM_FENCE);
+  out[get_global_id(0)] = t[l + shift] + u[l];
+}
 kernel void local_arg_overrun(local int* t, global int* out, int shift) {
   int l = get_local_id(0);
   t[l] = l;
@@ -75,6 +84,17 @@ def test_local_array_overrun_into_the_next_work_group_is_out_of_bounds(module):
     if DEVICE is CPU_DEVICE:
         assert "local variable '" in msg and "t'" in msg, msg
         assert "256 bytes per work-group" in msg, msg
+
+
+def test_local_array_overrun_into_the_next_local_variable_is_out_of_bounds(module):
+    """t[l + 64] lands in the work-group's next local variable: still outside t, so an
+    error naming t, as for an overrun into another work-group's copy."""
+    with pytest.raises(KernelMemoryError) as e:
+        run(module, "local_into_next", [np.zeros(64, np.int32), np.int32(64)], 64, 64)
+    msg = str(e.value)
+    assert "byte offset 256 of" in msg and "global id (0,)" in msg, msg
+    (out, ), _ = run(module, "local_into_next", [np.zeros(64, np.int32), np.int32(0)], 64, 64)
+    np.testing.assert_array_equal(out, np.zeros(64))
 
 
 def test_local_array_in_bounds_runs(module):

@@ -56,7 +56,8 @@ class _Ctx(ctypes.Structure):
                 ("rng", ctypes.c_void_p), ("fault", ctypes.c_void_p),
                 ("steps", ctypes.c_uint64), ("local_bytes", ctypes.c_uint64),
                 ("checks", ctypes.c_uint32), ("nlobj", ctypes.c_uint32), ("npobj", ctypes.c_uint32),
-                ("lobj", ctypes.c_void_p), ("pobj", ctypes.c_void_p), ("pslot", ctypes.c_uint64)]
+                ("lobj", ctypes.c_void_p), ("pobj", ctypes.c_void_p), ("pslot", ctypes.c_uint64),
+                ("preg", ctypes.c_void_p), ("nparams", ctypes.c_uint64)]
 
 
 def checks_enabled() -> bool:
@@ -174,12 +175,16 @@ def _run(lib: Any, info: KernelInfo, request: LaunchRequest, checked: bool) -> L
     keep: list[Any] = []
     local = info.local_bytes
     local_objects = list(info.local_objects)
+    # per parameter, then per program-scope variable: its object [start, size, read-only]
+    preg = np.zeros(3 * (len(info.params) + len(info.globals)) + 3, np.uint64)
     w = 0
-    for (kind, t), arg, label in zip(info.params, request.args, request.labels, strict=True):
+    for i, ((kind, t), arg, label) in enumerate(zip(info.params, request.args, request.labels,
+                                                    strict=True)):
         if kind == "local":
             local = -(-local // 16) * 16
             words[w] = local
             local_objects.append((f"{label} (local)", local, arg.nbytes))
+            preg[3 * i + 1] = arg.nbytes
             local += arg.nbytes
             w += 1
         elif isinstance(arg, BufferArg):
@@ -190,6 +195,7 @@ def _run(lib: Any, info: KernelInfo, request: LaunchRequest, checked: bool) -> L
             words[w] = base + arg.offset
             regions.append(faults.Region(base, a.size, a.read_only,
                                          f"{label} (buffer '{a.name}')" if a.name else label))
+            preg[3 * i:3 * i + 3] = (base, a.size, int(a.read_only))
             w += 1
         elif isinstance(arg, NullArg):
             w += 1
@@ -199,6 +205,7 @@ def _run(lib: Any, info: KernelInfo, request: LaunchRequest, checked: bool) -> L
             words[w] = data.ctypes.data
             regions.append(faults.Region(data.ctypes.data, data.size, True,
                                          f"private allocation '{label}'"))
+            preg[3 * i:3 * i + 3] = (data.ctypes.data, data.size, 1)
             w += 1
         else:
             for v in _leaf_words(arg, t, label):
@@ -206,11 +213,13 @@ def _run(lib: Any, info: KernelInfo, request: LaunchRequest, checked: bool) -> L
                 w += 1
     if info.globals:  # the NumPy engine's storage, so both backends see the same contents
         prog = program_for(request.module, request.kernel)
-        for vid in info.globals:
+        for k, vid in enumerate(info.globals):
             a = allocation(int(prog.template[vid]) >> OFFSET_BITS)
             assert a is not None
             base = a.data.ctypes.data
             words[w] = base
+            j = 3 * (len(info.params) + k)
+            preg[j:j + 3] = (base, a.size, int(a.read_only))
             regions.append(faults.Region(base, a.size, a.read_only,
                                          f"{a.space} allocation '{a.name}'"))
             w += 1
@@ -228,6 +237,7 @@ def _run(lib: Any, info: KernelInfo, request: LaunchRequest, checked: bool) -> L
     ctx = _Ctx()
     ctx.nlobj, ctx.npobj = len(local_objects), len(info.private_objects)
     ctx.lobj, ctx.pobj, ctx.pslot = lobj.ctypes.data, pobj.ctypes.data, info.private_bytes
+    ctx.preg, ctx.nparams = preg.ctypes.data, len(info.params)
     ctx.enq[:] = nd.local_size
     ctx.goff[:] = nd.global_offset
     ctx.gsize[:] = nd.global_size
@@ -239,7 +249,7 @@ def _run(lib: Any, info: KernelInfo, request: LaunchRequest, checked: bool) -> L
     ctx.steps, ctx.local_bytes, ctx.checks = steps, local, int(checked)
     total = ngr[0] * ngr[1] * ngr[2]
     fn = _function(lib, info.symbol)
-    sizes = (info.frame_bytes * pm + 16 * pm, max(local, 16), max(info.private_bytes * pm, 16))
+    sizes = (info.frame_bytes * pm, max(local, 16), max(info.private_bytes * pm, 16))
     ctx_p, args_p = ctypes.addressof(ctx), words.ctypes.data
 
     def run(first: int, count: int) -> int:

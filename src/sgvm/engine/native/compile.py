@@ -29,7 +29,7 @@ from ...compiler.cache import cache_dir, digest
 from ...errors import BuildError
 
 FLAGS = ("-x", "c++", "-std=c++17", "-O3", "-ffp-contract=off", "-fno-exceptions", "-fno-rtti",
-         "-fno-math-errno", "-fPIC", "-shared", "-w")
+         "-fno-math-errno", "-mprefer-vector-width=512", "-fPIC", "-shared", "-w")
 _LOADED: dict[str, ctypes.CDLL] = {}
 _LOCK = threading.Lock()
 

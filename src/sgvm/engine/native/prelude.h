@@ -31,6 +31,8 @@ struct SgCtx {
   const u64 *lobj;  // [offset, size] per local object, in the work-group's local memory
   const u64 *pobj;  // [offset, size] per private variable, in a work-item's slot
   u64 pslot;        // bytes of private memory per work-item
+  const u64 *preg;  // per parameter, then per program-scope variable: [start, size, read-only]
+  u64 nparams;      // (__local parameters: [0, size, 0]; other non-pointers: zeros)
 };
 
 // ---- faults (the CUDA backend's record layout: engine/common/faults.py reads it) ------
@@ -111,6 +113,32 @@ SG_FN bool sg_ok_at(const SgGroup &g, u32 l, const void *p, u32 n, u32 al, u32 k
   return false;
 }
 #define sg_ok(ctx, p, n, al, kind, space) sg_ok_at(sg_g, l, p, n, al, kind, space)
+
+// ---- checks against a pointer's known object (engine/native/checks.py) -------------------
+// Whether n bytes at p lie in [lo, lo + sz), aligned to al counting from ab (the tests of sz
+// alone are the same for every lane: clang takes them out of the lane loop).
+#define SG_IN(p, n, al, lo, sz, ab)                                                    \
+  ((sz) >= (u64)(n) && (u64)(p) - (lo) <= (sz) - (u64)(n) && (((u64)(p) - (ab)) & ((al) - 1u)) == 0)
+// An access's check `ok` at site `site`, through a pointer into the object at lo: notes the
+// lane's first faulting site and the address's offset from lo, in 32 bits (vectors of 32-bit
+// lanes are twice as wide; an offset beyond 2 GiB either way is noted modulo 4 GiB).
+#define SG_CK(site, ok, p, lo) __extension__({ bool k_ = (ok); bool f_ = !k_ && !sg_fs;  \
+  sg_fs = f_ ? (site) : sg_fs; sg_fp = f_ ? (u32)(u64)(p) - (u32)(lo) : sg_fp; k_; })
+// The fault records of the lanes that noted one (the reason found again from the site).
+static __attribute__((noinline)) void sg_flush(const SgGroup &g, u32 vol, u32 *fsl, u32 *fpl,
+                                               const u32 (*sites)[5], const u64 *rt) {
+  for (u32 l = 0; l < vol; l++) {
+    u32 s = fsl[l];
+    if (!s) continue;
+    fsl[l] = 0;
+    const u32 *e = sites[s - 1];
+    const u64 *obj = rt + 3 * e[3];
+    u64 a = obj[0] + (u64)(s64)(s32)fpl[l], off = a - obj[0];
+    u32 why = !(off < obj[1] && e[0] <= obj[1] - off) ? 3 : (e[2] && obj[2]) ? 2 : 1;
+    if (e[4]) a -= (u64)g.local;
+    sg_fault(g.c->fault, sg_linear_gid(g, l), a, e[0], e[2], why | (e[4] ? 4 : 0));
+  }
+}
 
 // ---- address spaces of generic pointers (OpGenericCastToPtrExplicit & co.) -------------
 #define __isShared(p) ((u64)(p) - (u64)sg_g.local < sg_g.c->local_bytes)

@@ -32,7 +32,7 @@ from ..clower import dot, ext, ops  # noqa: F401  (dot registers into ops.OPS)
 from ..common import types as T
 from ..common.block_order import block_order
 from ..common.constants import ALLOWED, byte_offset, constant_sampler
-from . import non_uniform
+from . import checks, non_uniform
 from .inline import flatten
 
 _IGNORED = ("OpLoopMerge", "OpSelectionMerge", "OpLine", "OpNoLine", "OpLifetimeStart",
@@ -48,6 +48,9 @@ _EXT_WRITES = {"vstore_half", "vstore_halfn", "vstorea_halfn", "vstoren", "frexp
                "sincos", "fract", "lgamma_r", "remquo"}
 _EXT_READS = {"vloadn", "vload_half", "vload_halfn", "vloada_halfn"}
 _UNSUPPORTED_EXT = {"printf"}
+_IMPURE = {"OpPhi", "OpVariable", "OpFunctionCall", "OpCopyMemory", "OpCopyMemorySized",
+           "OpStore", "OpFunctionParameter"}
+_HEADER = 24  # frame bytes per lane before the lane arrays: pc, local ids, fault notes
 _ID_DIMS = {"GlobalInvocationId", "LocalInvocationId", "WorkgroupId", "WorkgroupSize",
             "EnqueuedWorkgroupSize", "GlobalSize", "NumWorkgroups", "GlobalOffset"}
 
@@ -96,6 +99,9 @@ class Renderer:
         self.local_offsets: dict[int, int] = {}
         self.private: dict[int, int] = {}  # Function variable → offset in a lane's slot
         self.params: dict[int, str] = {}  # parameter id → C name prefix
+        self.origins = checks.Origins()
+        self.fast_checks = False  # rendering a lane loop, whose checks may use ``origins``
+        self.noted = False  # the lane loop being rendered notes faults (checks.SG_CK)
 
     # -- the interface the shared lowering uses (engine/clower) --------------------------
     def type_of(self, vid: int) -> Type:
@@ -157,6 +163,11 @@ class Renderer:
         sc = self.type_of(ptr).storage_class
         if not self.bounds:
             return ""
+        if self.fast_checks:
+            cond = checks.condition(self.origins, ptr, p, nbytes, align, kind)
+            if cond:
+                self.noted = True
+                return cond
         space = {"Workgroup": 1, "CrossWorkgroup": 0, "UniformConstant": 0, "Function": 3}.get(sc, 2)
         return f"sg_ok(sgc, {p}, {nbytes}, {align}, {kind}, {space})"
 
@@ -197,16 +208,22 @@ class Renderer:
     def _kernel(self, fid: int, name: str, symbol: str) -> tuple[KernelInfo, str]:
         f = self.m.functions[fid]
         info = KernelInfo(name, symbol)
+        self.symbol = symbol
         self.storage, self.params, self.private, self.local_offsets = {}, {}, {}, {}
         self.globals: dict[int, int] = {}  # program-scope variable → its argument word
         self._local_layout(name, info)
         head: list[str] = []
         word = 0
+        pointers: dict[int, int] = {}  # pointer parameter → its index
+        words: dict[int, int] = {}  # parameter index → its first argument word
         for i, p in enumerate(f.params):
             t = self.m.types[p.result_type]
             lts = C.leaf_types(t)
             self.params[p.result_id] = f"a{i}"
             self.storage[p.result_id] = "scalar"
+            words[i] = word
+            if t.op == "Pointer":
+                pointers[p.result_id] = i
             if t.op == "Pointer" and t.storage_class == "Workgroup":
                 head.append(f"  char *a{i} = sg_g.local + sg_args[{word}];")
                 info.params.append(("local", t))
@@ -230,10 +247,17 @@ class Renderer:
             head.append(f"  char *g{vid} = (char *)sg_args[{word}];")
             word += 1
         info.arg_words = word
+        sizes = {vid: size for vid, (_, _, size) in zip(self.local_offsets, info.local_objects,
+                                                           strict=True)}
+        self.origins = checks.origins(self.m, f, pointers, set(self.local_offsets),
+                                      {vid: k for k, vid in enumerate(info.globals)})
+        if self.bounds:
+            head += checks.prologue(self.origins, self.local_offsets, sizes, words)
         order = block_order(f)
         by_label = {b.label: b for b in f.blocks}
         blocks = [by_label[label] for label in order]
         index = {label: k for k, label in enumerate(order)}
+        self.labels = set(index)
         segments = [self._segments(b) for b in blocks]
         self._classify(f, blocks, segments)
         self.private_bytes = info.private_bytes = self._private_layout(f, info)
@@ -249,14 +273,17 @@ class Renderer:
         decl = [f"  {ct} *{n} = ({ct} *)(sg_frame + (u64){off} * sg_pm);"
                 for n, ct, off in offsets]
         text = "\n".join([
+            checks.site_table(self.origins, symbol),
             f'extern "C" int {symbol}(const SgCtx *sgc, const u64 *sg_args, u64 sg_first, '
             f"u64 sg_count, char *sg_frame, char *sg_local, char *sg_priv, u32 sg_pm) {{",
             "  SgGroup sg_g; sg_g.c = sgc; sg_g.local = sg_local; sg_g.priv = sg_priv;",
             f"  sg_g.priv_end = sg_priv + (u64){info.private_bytes} * sg_pm;",
             "  u32 *sg_pc = (u32 *)sg_frame;",
             "  u32 *sg_lid0 = sg_pc + sg_pm, *sg_lid1 = sg_lid0 + sg_pm, *sg_lid2 = sg_lid1 + sg_pm;",
+            "  u32 *sg_fsl = sg_lid2 + sg_pm, *sg_fpl = sg_fsl + sg_pm;",
+            "  memset(sg_fsl, 0, (u64)4 * sg_pm);",
             "  sg_g.lid[0] = sg_lid0; sg_g.lid[1] = sg_lid1; sg_g.lid[2] = sg_lid2;",
-            "  sg_frame += (u64)16 * sg_pm;",
+            f"  sg_frame += (u64){_HEADER} * sg_pm;",
             "  const u64 sg_enq0 = sgc->enq[0], sg_enq1 = sgc->enq[1], sg_enq2 = sgc->enq[2];",
             "  const u64 sg_goff0 = sgc->goff[0], sg_goff1 = sgc->goff[1], sg_goff2 = sgc->goff[2];",
             "  const u64 sg_gsz0 = sgc->gsize[0], sg_gsz1 = sgc->gsize[1], sg_gsz2 = sgc->gsize[2];",
@@ -280,6 +307,7 @@ class Renderer:
             "+ sg_goff1, sg_gb2 = sg_g.gid[2] * sg_enq2 + sg_goff2;",
             "    const u64 sg_grp0 = sg_g.gid[0], sg_grp1 = sg_g.gid[1], sg_grp2 = sg_g.gid[2];",
             "    const u64 sg_lsz0 = sg_g.lsz[0], sg_lsz1 = sg_g.lsz[1], sg_lsz2 = sg_g.lsz[2];",
+            "    const u32 sg_row = (u32)sg_lsz0;",
             *spec,
             "    u64 sg_steps = 0;",
             "    for (;;) {",
@@ -346,7 +374,7 @@ class Renderer:
             for x, n in zip(lts, names, strict=True):
                 out.append((n, C.scalar_ctype(x), off))
                 off += 8
-        return off + 16, out
+        return off + _HEADER, out
 
     # -- segments ---------------------------------------------------------------------------
     def _memory(self, inst: Instruction) -> tuple[bool, bool]:
@@ -425,10 +453,62 @@ class Renderer:
                     value, pred = op.value
                     if pred in index:
                         uses.setdefault(value, set()).add((index[pred], len(segments[index[pred]]) - 1))
+        pure = self._pure(f)
         for vid, site in where.items():
             if vid in self.storage:
                 continue
-            self.storage[vid] = "local" if uses.get(vid, set()) <= {site} else "lane"
+            used = uses.get(vid, set())
+            if used <= {site}:
+                self.storage[vid] = "local"
+            elif vid in pure and not any(segments[k][j].kind == "collective" for k, j in used):
+                self.storage[vid] = "remat"
+            else:
+                self.storage[vid] = "lane"
+        self.uses = uses
+
+    def _recomputed(self, seg: _Segment, block: Block) -> list[Instruction]:
+        """The definitions of the pure values ``seg`` uses but does not define, with the
+        pure values they use in turn, in definition order."""
+        own = {i.result_id for i in seg.insts}
+        used = [i for inst in seg.insts for i in inst.ids()]
+        if seg.insts and seg.insts[-1] is block.terminator:  # the phis of the edges taken
+            for label in block.terminator.ids():
+                if label not in self.labels:
+                    continue
+                for phi in self._phis(label):
+                    used += [op.value[0] for op in phi.operands if op.value[1] == block.label]
+        out: dict[int, Instruction] = {}
+        while used:
+            vid = used.pop()
+            inst = self.pure.get(vid)
+            if inst is None or vid in own or vid in out:
+                continue
+            out[vid] = inst
+            used += inst.ids()
+        return sorted(out.values(), key=lambda i: self.position[i.result_id])
+
+    def _pure(self, f: Function) -> dict[int, Instruction]:
+        """Values that are the same function of the work-item's ids and the launch's
+        constants wherever they are computed (no memory, no phi): a segment using one
+        another segment defined computes it again rather than keeping a lane array."""
+        pure: dict[int, Instruction] = {}
+        defined = {i.result_id for b in f.blocks for i in b.instructions
+                   if i.result_id is not None and i.opname != "OpVariable"}
+        for b in f.blocks:  # in order: an operand's definition dominates its use
+            for inst in b.instructions:
+                o, rid = inst.opname, inst.result_id
+                if rid is None or inst.result_type is None or o in _IMPURE or o in _COLLECTIVE \
+                        or o.startswith("OpAtomic") or (o == "OpExtInst" and inst.ext_opname in (
+                            _EXT_READS | _EXT_WRITES | _UNSUPPORTED_EXT)):
+                    continue
+                if o == "OpLoad" and inst.operands[0].value not in self.builtins:
+                    continue
+                if all(i in pure or i not in defined for i in inst.ids()):
+                    pure[rid] = inst
+        self.position = {i.result_id: n for n, i in enumerate(
+            i for b in f.blocks for i in b.instructions) if i.result_id is not None}
+        self.pure = pure
+        return pure
 
     def _spec_ops(self, f: Function) -> list[str]:
         """The OpSpecConstantOp values ``f`` uses (directly or through others), computed per
@@ -466,19 +546,30 @@ class Renderer:
             render_collective(self, seg.insts[0], k)
             return self.lines
         self.lines = []
-        for inst in seg.insts:
-            self._instruction(inst, block, index)
+        self.fast_checks, self.noted = True, False
+        again = self._recomputed(seg, block)
+        try:
+            for inst in again + seg.insts:
+                self._instruction(inst, block, index)
+        finally:
+            self.fast_checks = False
         locals_ = []
-        for inst in seg.insts:
+        for inst in again + seg.insts:
             rid = inst.result_id
-            if rid is not None and self.storage.get(rid) == "local":
+            if rid is not None and self.storage.get(rid) in ("local", "remat"):
                 lts = C.leaf_types(self.rtype(inst))
                 locals_ += [f"{C.scalar_ctype(x)} {n};"
                             for x, n in zip(lts, self.leaves(rid), strict=True)]
+        if self.noted:
+            locals_.append("u32 sg_fs = 0, sg_fp = 0;")
+            self.emit("sg_fsl[l] = sg_fs; sg_fpl[l] = sg_fp; sg_bad |= sg_fs;")
         body = (["      " + " ".join(locals_)] if locals_ else []) + self.lines
-        return ["    if (sg_all) for (u32 l = 0; l < sg_vol; l++) {", *body, "    }",
-                f"    else for (u32 l = 0; l < sg_vol; l++) {{ if (sg_pc[l] != {k}) continue;",
-                *body, "    }"]
+        out = [*_lanes("sg_all", ""), *body, "    } }",
+               *_lanes("!sg_all", f"if (sg_pc[l] != {k}) continue;"), *body, "    } }"]
+        if self.noted:  # the lanes' fault notes become fault records (checks.py)
+            out = ["    { u32 sg_bad = 0;", *out, "    if (sg_bad) sg_flush(sg_g, sg_vol, sg_fsl, "
+                   f"sg_fpl, {self.symbol}_sites, sg_rt); }}"]
+        return out
 
     # -- instructions ------------------------------------------------------------------------
     def _instruction(self, inst: Instruction, block: Block, index: dict[int, int]) -> None:
@@ -564,12 +655,13 @@ class Renderer:
         """Per-lane values of a built-in variable (lane ``l`` of work-group ``sg_g``)."""
         S = self.S
         if name in _ID_DIMS:
-            f = {"GlobalInvocationId": "(sg_gb{d} + sg_lid{d}[l])",
-                 "LocalInvocationId": "sg_lid{d}[l]", "WorkgroupId": "sg_grp{d}",
+            f = {"GlobalInvocationId": "(sg_gb{d} + sg_{xyz})",
+                 "LocalInvocationId": "sg_{xyz}", "WorkgroupId": "sg_grp{d}",
                  "WorkgroupSize": "sg_lsz{d}", "EnqueuedWorkgroupSize": "sg_enq{d}",
                  "GlobalSize": "sg_gsz{d}", "NumWorkgroups": "sg_ngr{d}",
                  "GlobalOffset": "sg_goff{d}"}[name]
-            return [f"({C.scalar_ctype(x)}){f.format(d=d)}" for d, x in enumerate(C.leaf_types(t))]
+            return [f"({C.scalar_ctype(x)}){f.format(d=d, xyz='xyz'[d])}"
+                    for d, x in enumerate(C.leaf_types(t))]
         if name in non_uniform.LANE_MASKS:
             return non_uniform.lane_mask(name, t, S)
         expr = {"WorkDim": "sg_dim",
@@ -583,6 +675,14 @@ class Renderer:
         if expr is None:
             raise UnsupportedError(f"native backend: built-in {name}")
         return [f"({C.scalar_ctype(t)}){expr}"]
+
+
+def _lanes(when: str, skip: str) -> list[str]:
+    """The head of a lane loop: rows of the work-group (local ids 1 and 2 fixed), then its
+    lanes along dimension 0, so that ids and addresses affine in them vectorise."""
+    return [f"    if ({when}) for (u32 sg_l0 = 0; sg_l0 < sg_vol; sg_l0 += sg_row) {{",
+            "      const u32 sg_y = sg_lid1[sg_l0], sg_z = sg_lid2[sg_l0];",
+            f"      for (u32 sg_x = 0; sg_x < sg_row; sg_x++) {{ const u32 l = sg_l0 + sg_x; {skip}"]
 
 
 def _read_prelude() -> str:

@@ -1,0 +1,143 @@
+"""Memory checks the lane loops can vectorise: each pointer's object known from the code
+(docs/native.md, "Memory errors").
+
+A pointer derived from a kernel argument, a program-scope variable or a ``__local``
+variable (through access chains, casts, copies, and phis and selects whose every input
+has the same origin) is checked against that one object with two compares and a mask:
+no call, no branch, so clang still vectorises the lane loop. This is the NumPy engine's
+rule (``engine/cpu/arenas.py``: "A pointer names its object by the allocation id"), so a
+pointer stepped from one buffer into the next faults as it does there. A faulting access
+is skipped (a load gives 0) and the lane notes its first faulting site and address in two
+locals; after the loop, the lanes that noted one record their fault (``sg_flush`` in
+``prelude.h``), which keeps the lowest faulting work-item as before. Pointers of other
+origins (private variables, pointers read from memory or built from integers) take the
+general per-region check ``sg_ok``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from ...spirv import Function, Instruction, Module
+
+_THROUGH = {"OpAccessChain", "OpInBoundsAccessChain", "OpPtrAccessChain",
+            "OpInBoundsPtrAccessChain", "OpBitcast", "OpCopyObject", "OpPtrCastToGeneric",
+            "OpGenericCastToPtr"}
+GLOBAL, LOCAL = 0, 1
+
+
+@dataclass
+class Origins:
+    """Where each pointer value of one kernel points: an object slot, or unknown."""
+
+    slots: list[tuple[str, int]] = field(default_factory=list)  # (kind, param index / var id)
+    of: dict[int, int] = field(default_factory=dict)  # value id → slot
+    sites: list[tuple[int, int, int, int]] = field(default_factory=list)  # (n, al, kind, slot)
+
+    def slot(self, key: tuple[str, int]) -> int:
+        if key not in self.slots:
+            self.slots.append(key)
+        return self.slots.index(key)
+
+    def site(self, nbytes: int, align: int, kind: int, slot: int) -> int:
+        """The 1-based number of an access site (0 means "no fault" in a lane's note)."""
+        self.sites.append((nbytes, align, kind, slot))
+        return len(self.sites)
+
+
+def origins(m: Module, f: Function, params: dict[int, int], local_vars: set[int],
+            global_vars: dict[int, int]) -> Origins:
+    """The object each pointer of kernel ``f`` comes from; ``params`` maps the id of each
+    pointer parameter to its index (``__local`` ones included), ``global_vars`` each
+    program-scope variable to its index among the kernel's."""
+    o = Origins()
+    for pid, i in params.items():
+        local = m.type_of(pid).storage_class == "Workgroup"
+        o.of[pid] = o.slot(("local_arg" if local else "param", i))
+    for vid in sorted(local_vars):
+        o.of[vid] = o.slot(("local_var", vid))
+    for vid, k in global_vars.items():
+        o.of[vid] = o.slot(("global_var", k))
+    insts = [inst for b in f.blocks for inst in b.instructions]
+    by_id = {i.result_id: i for i in insts if i.result_id is not None}
+    changed = True
+    while changed:  # a fixed point: loop-carried pointers reach their phi a second time
+        changed = False
+        for inst in insts:
+            rid = inst.result_id
+            if rid is None or rid in o.of:
+                continue
+            if inst.opname in _THROUGH:
+                srcs = [inst.operands[0].value]
+            elif inst.opname == "OpPhi":
+                srcs = [op.value[0] for op in inst.operands]
+            elif inst.opname == "OpSelect":
+                srcs = [inst.operands[1].value, inst.operands[2].value]
+            else:
+                continue
+            t = m.type_of(rid)
+            if t is None or t.op != "Pointer":
+                continue
+            known = {o.of[s] for s in srcs if s in o.of}
+            pending = [s for s in srcs if s not in o.of and s != rid]
+            if len(known) == 1 and not pending:
+                o.of[rid] = known.pop()
+                changed = True
+            elif len(known) == 1 and inst.opname == "OpPhi" and all(
+                    _derives(by_id, s, rid) for s in pending):
+                o.of[rid] = known.pop()  # the other inputs step this phi itself
+                changed = True
+    return o
+
+
+def _derives(by_id: dict[int, Instruction], vid: int, root: int) -> bool:
+    """Whether pointer ``vid`` is ``root`` stepped through ``_THROUGH`` instructions only."""
+    seen = set()
+    while vid != root:
+        inst = by_id.get(vid)
+        if inst is None or inst.opname not in _THROUGH or vid in seen:
+            return False
+        seen.add(vid)
+        vid = inst.operands[0].value
+    return True
+
+
+def prologue(o: Origins, local_offsets: dict[int, int], local_sizes: dict[int, int],
+             params_words: dict[int, int]) -> list[str]:
+    """C declaring, per object slot, its start, size and read-only flag (``sg_lo<s>``,
+    ``sg_sz<s>``, ``sg_ro<s>``) and the table ``sg_rt`` the fault report reads."""
+    lines = [f"  u64 sg_rt[{max(3 * len(o.slots), 3)}];"]
+    for s, (kind, x) in enumerate(o.slots):
+        if kind == "param":
+            lo, sz, ro = (f"sgc->preg[{3 * x + k}]" for k in range(3))
+        elif kind == "global_var":
+            lo, sz, ro = (f"sgc->preg[3 * sgc->nparams + {3 * x + k}]" for k in range(3))
+        elif kind == "local_arg":
+            lo = f"(u64)sg_local + sg_args[{params_words[x]}]"
+            sz, ro = f"sgc->preg[{3 * x + 1}]", "0"
+        else:
+            lo, sz, ro = f"(u64)sg_local + {local_offsets[x]}", str(local_sizes[x]), "0"
+        lines.append(f"  const u64 sg_lo{s} = {lo}, sg_sz{s} = {sz}, sg_ro{s} = {ro};")
+        lines.append(f"  sg_rt[{3 * s}] = sg_lo{s}; sg_rt[{3 * s + 1}] = sg_sz{s}; "
+                     f"sg_rt[{3 * s + 2}] = sg_ro{s};")
+    return lines
+
+
+def site_table(o: Origins, symbol: str) -> str:
+    """The kernel's access sites: {bytes, alignment, kind, slot, local} each."""
+    rows = ", ".join(f"{{{n}u, {al}u, {k}u, {s}u, {int(o.slots[s][0].startswith('local'))}u}}"
+                     for n, al, k, s in o.sites) or "{0u, 0u, 0u, 0u, 0u}"
+    return f"static const u32 {symbol}_sites[][5] = {{{rows}}};"
+
+
+def condition(o: Origins, ptr: int, p: str, nbytes: int | str, align: int, kind: int) -> str:
+    """The vectorisable check of one access through pointer ``ptr`` (C expression ``p``),
+    or '' when the pointer's object is unknown."""
+    s = o.of.get(ptr)
+    if s is None or not isinstance(nbytes, int):
+        return ""
+    site = o.site(nbytes, align, kind, s)
+    base = "(u64)sg_local" if o.slots[s][0].startswith("local") else f"sg_lo{s}"
+    ro = f" && !sg_ro{s}" if kind else ""
+    return (f"SG_CK({site}u, SG_IN({p}, {nbytes}u, {align}u, sg_lo{s}, sg_sz{s}, {base}){ro}, "
+            f"{p}, sg_lo{s})")
