@@ -130,14 +130,19 @@ def site_table(o: Origins, symbol: str) -> str:
     return f"static const u32 {symbol}_sites[][5] = {{{rows}}};"
 
 
-def condition(o: Origins, ptr: int, p: str, nbytes: int | str, align: int, kind: int) -> str:
-    """The vectorisable check of one access through pointer ``ptr`` (C expression ``p``),
-    or '' when the pointer's object is unknown."""
+def bare(o: Origins, ptr: int, p: str, nbytes: int | str, align: int, kind: int) -> str | None:
+    """The test of one access through pointer ``ptr`` (C expression ``p``) against its
+    object, or None when the object is unknown."""
     s = o.of.get(ptr)
     if s is None or not isinstance(nbytes, int):
-        return ""
-    site = o.site(nbytes, align, kind, s)
+        return None
     base = "(u64)sg_local" if o.slots[s][0].startswith("local") else f"sg_lo{s}"
     ro = f" && !sg_ro{s}" if kind else ""
-    return (f"SG_CK({site}u, SG_IN({p}, {nbytes}u, {align}u, sg_lo{s}, sg_sz{s}, {base}){ro}, "
-            f"{p}, sg_lo{s})")
+    return f"SG_IN({p}, {nbytes}u, {align}u, sg_lo{s}, sg_sz{s}, {base}){ro}"
+
+
+def condition(o: Origins, ptr: int, p: str, nbytes: int, align: int, kind: int) -> str:
+    """``bare``'s test as a new access site that notes a lane's first fault (SG_CK)."""
+    test = bare(o, ptr, p, nbytes, align, kind)
+    s = o.of[ptr]
+    return f"SG_CK({o.site(nbytes, align, kind, s)}u, {test}, {p}, sg_lo{s})"

@@ -32,7 +32,7 @@ from ..clower import dot, ext, ops  # noqa: F401  (dot registers into ops.OPS)
 from ..common import types as T
 from ..common.block_order import block_order
 from ..common.constants import ALLOWED, byte_offset, constant_sampler
-from . import checks, non_uniform
+from . import checks, lanes, non_uniform
 from .inline import flatten
 
 _IGNORED = ("OpLoopMerge", "OpSelectionMerge", "OpLine", "OpNoLine", "OpLifetimeStart",
@@ -48,8 +48,6 @@ _EXT_WRITES = {"vstore_half", "vstore_halfn", "vstorea_halfn", "vstoren", "frexp
                "sincos", "fract", "lgamma_r", "remquo"}
 _EXT_READS = {"vloadn", "vload_half", "vload_halfn", "vloada_halfn"}
 _UNSUPPORTED_EXT = {"printf"}
-_IMPURE = {"OpPhi", "OpVariable", "OpFunctionCall", "OpCopyMemory", "OpCopyMemorySized",
-           "OpStore", "OpFunctionParameter"}
 _HEADER = 24  # frame bytes per lane before the lane arrays: pc, local ids, fault notes
 _ID_DIMS = {"GlobalInvocationId", "LocalInvocationId", "WorkgroupId", "WorkgroupSize",
             "EnqueuedWorkgroupSize", "GlobalSize", "NumWorkgroups", "GlobalOffset"}
@@ -100,8 +98,11 @@ class Renderer:
         self.private: dict[int, int] = {}  # Function variable → offset in a lane's slot
         self.params: dict[int, str] = {}  # parameter id → C name prefix
         self.origins = checks.Origins()
-        self.fast_checks = False  # rendering a lane loop, whose checks may use ``origins``
+        self.checking = "slow"  # how guard() checks accesses (lanes.guard)
         self.noted = False  # the lane loop being rendered notes faults (checks.SG_CK)
+        self.slow = False  # … and checks some access with sg_ok
+        self.guarded_ptrs: list[int] = []  # … through these pointers
+        self.pre_checks: list[str] = []  # the conditions a pre-pass tests (lanes.py)
 
     # -- the interface the shared lowering uses (engine/clower) --------------------------
     def type_of(self, vid: int) -> Type:
@@ -163,11 +164,11 @@ class Renderer:
         sc = self.type_of(ptr).storage_class
         if not self.bounds:
             return ""
-        if self.fast_checks:
-            cond = checks.condition(self.origins, ptr, p, nbytes, align, kind)
-            if cond:
-                self.noted = True
+        if self.checking != "slow":
+            cond = lanes.guard(self, ptr, p, nbytes, align, kind)
+            if cond is not None:
                 return cond
+            self.slow = True
         space = {"Workgroup": 1, "CrossWorkgroup": 0, "UniformConstant": 0, "Function": 3}.get(sc, 2)
         return f"sg_ok(sgc, {p}, {nbytes}, {align}, {kind}, {space})"
 
@@ -290,6 +291,7 @@ class Renderer:
             "  const u64 sg_ngr0 = sgc->ngr[0], sg_ngr1 = sgc->ngr[1], sg_ngr2 = sgc->ngr[2];",
             "  const u32 sg_dim = sgc->dim;",
             *decl, *head,
+            "  u64 sg_had[3] = {0, 0, 0};  // the group size the local ids were filled for",
             "  for (u64 sg_w = sg_first; sg_w < sg_first + sg_count; sg_w++) {",
             "    sg_g.gid[0] = sg_w % sgc->ngr[0]; sg_g.gid[1] = sg_w / sgc->ngr[0] % sgc->ngr[1];",
             "    sg_g.gid[2] = sg_w / (sgc->ngr[0] * sgc->ngr[1]);",
@@ -299,7 +301,9 @@ class Renderer:
             "    if (sgc->local_bytes) memset(sg_local, 0, sgc->local_bytes);",
             f"    if ({info.private_bytes}) memset(sg_priv, 0, (u64){info.private_bytes} * sg_pm);",
             "    for (u32 l = 0; l < sg_vol; l++) sg_pc[l] = 0;",
-            "    { u32 l = 0; for (u32 z = 0; z < (u32)sg_g.lsz[2]; z++)",
+            "    if (sg_g.lsz[0] != sg_had[0] || sg_g.lsz[1] != sg_had[1] || sg_g.lsz[2] != sg_had[2]) {",
+            "      sg_had[0] = sg_g.lsz[0]; sg_had[1] = sg_g.lsz[1]; sg_had[2] = sg_g.lsz[2];",
+            "      u32 l = 0; for (u32 z = 0; z < (u32)sg_g.lsz[2]; z++)",
             "        for (u32 y = 0; y < (u32)sg_g.lsz[1]; y++)",
             "          for (u32 x = 0; x < (u32)sg_g.lsz[0]; x++, l++) {",
             "            sg_lid0[l] = x; sg_lid1[l] = y; sg_lid2[l] = z; } }",
@@ -466,49 +470,12 @@ class Renderer:
                 self.storage[vid] = "lane"
         self.uses = uses
 
-    def _recomputed(self, seg: _Segment, block: Block) -> list[Instruction]:
-        """The definitions of the pure values ``seg`` uses but does not define, with the
-        pure values they use in turn, in definition order."""
-        own = {i.result_id for i in seg.insts}
-        used = [i for inst in seg.insts for i in inst.ids()]
-        if seg.insts and seg.insts[-1] is block.terminator:  # the phis of the edges taken
-            for label in block.terminator.ids():
-                if label not in self.labels:
-                    continue
-                for phi in self._phis(label):
-                    used += [op.value[0] for op in phi.operands if op.value[1] == block.label]
-        out: dict[int, Instruction] = {}
-        while used:
-            vid = used.pop()
-            inst = self.pure.get(vid)
-            if inst is None or vid in own or vid in out:
-                continue
-            out[vid] = inst
-            used += inst.ids()
-        return sorted(out.values(), key=lambda i: self.position[i.result_id])
-
     def _pure(self, f: Function) -> dict[int, Instruction]:
-        """Values that are the same function of the work-item's ids and the launch's
-        constants wherever they are computed (no memory, no phi): a segment using one
-        another segment defined computes it again rather than keeping a lane array."""
-        pure: dict[int, Instruction] = {}
-        defined = {i.result_id for b in f.blocks for i in b.instructions
-                   if i.result_id is not None and i.opname != "OpVariable"}
-        for b in f.blocks:  # in order: an operand's definition dominates its use
-            for inst in b.instructions:
-                o, rid = inst.opname, inst.result_id
-                if rid is None or inst.result_type is None or o in _IMPURE or o in _COLLECTIVE \
-                        or o.startswith("OpAtomic") or (o == "OpExtInst" and inst.ext_opname in (
-                            _EXT_READS | _EXT_WRITES | _UNSUPPORTED_EXT)):
-                    continue
-                if o == "OpLoad" and inst.operands[0].value not in self.builtins:
-                    continue
-                if all(i in pure or i not in defined for i in inst.ids()):
-                    pure[rid] = inst
+        self.impure = _COLLECTIVE | _EXT_READS | _EXT_WRITES | _UNSUPPORTED_EXT
+        self.pure = lanes.pure(self, f, self.impure)
         self.position = {i.result_id: n for n, i in enumerate(
             i for b in f.blocks for i in b.instructions) if i.result_id is not None}
-        self.pure = pure
-        return pure
+        return self.pure
 
     def _spec_ops(self, f: Function) -> list[str]:
         """The OpSpecConstantOp values ``f`` uses (directly or through others), computed per
@@ -545,31 +512,7 @@ class Renderer:
             self.lines = []
             render_collective(self, seg.insts[0], k)
             return self.lines
-        self.lines = []
-        self.fast_checks, self.noted = True, False
-        again = self._recomputed(seg, block)
-        try:
-            for inst in again + seg.insts:
-                self._instruction(inst, block, index)
-        finally:
-            self.fast_checks = False
-        locals_ = []
-        for inst in again + seg.insts:
-            rid = inst.result_id
-            if rid is not None and self.storage.get(rid) in ("local", "remat"):
-                lts = C.leaf_types(self.rtype(inst))
-                locals_ += [f"{C.scalar_ctype(x)} {n};"
-                            for x, n in zip(lts, self.leaves(rid), strict=True)]
-        if self.noted:
-            locals_.append("u32 sg_fs = 0, sg_fp = 0;")
-            self.emit("sg_fsl[l] = sg_fs; sg_fpl[l] = sg_fp; sg_bad |= sg_fs;")
-        body = (["      " + " ".join(locals_)] if locals_ else []) + self.lines
-        out = [*_lanes("sg_all", ""), *body, "    } }",
-               *_lanes("!sg_all", f"if (sg_pc[l] != {k}) continue;"), *body, "    } }"]
-        if self.noted:  # the lanes' fault notes become fault records (checks.py)
-            out = ["    { u32 sg_bad = 0;", *out, "    if (sg_bad) sg_flush(sg_g, sg_vol, sg_fsl, "
-                   f"sg_fpl, {self.symbol}_sites, sg_rt); }}"]
-        return out
+        return lanes.render(self, seg, block, k, index)
 
     # -- instructions ------------------------------------------------------------------------
     def _instruction(self, inst: Instruction, block: Block, index: dict[int, int]) -> None:
@@ -675,14 +618,6 @@ class Renderer:
         if expr is None:
             raise UnsupportedError(f"native backend: built-in {name}")
         return [f"({C.scalar_ctype(t)}){expr}"]
-
-
-def _lanes(when: str, skip: str) -> list[str]:
-    """The head of a lane loop: rows of the work-group (local ids 1 and 2 fixed), then its
-    lanes along dimension 0, so that ids and addresses affine in them vectorise."""
-    return [f"    if ({when}) for (u32 sg_l0 = 0; sg_l0 < sg_vol; sg_l0 += sg_row) {{",
-            "      const u32 sg_y = sg_lid1[sg_l0], sg_z = sg_lid2[sg_l0];",
-            f"      for (u32 sg_x = 0; sg_x < sg_row; sg_x++) {{ const u32 l = sg_l0 + sg_x; {skip}"]
 
 
 def _read_prelude() -> str:
