@@ -146,3 +146,14 @@ def condition(o: Origins, ptr: int, p: str, nbytes: int, align: int, kind: int) 
     test = bare(o, ptr, p, nbytes, align, kind)
     s = o.of[ptr]
     return f"SG_CK({o.site(nbytes, align, kind, s)}u, {test}, {p}, sg_lo{s})"
+
+
+def direct(o: Origins, ptr: int, p: str, nbytes: int | str, align: int, kind: int) -> str | None:
+    """``bare``'s test recording a fault at once (sg_miss: a call, so no vectorising; for the
+    loops over a sub-group's lanes), or None when the object is unknown."""
+    test = bare(o, ptr, p, nbytes, align, kind)
+    if test is None:
+        return None
+    s = o.of[ptr]
+    local = int(o.slots[s][0].startswith("local"))
+    return f"({test} || sg_miss(sg_g, l, (u64)({p}), {nbytes}u, {kind}u, sg_rt + {3 * s}, {local}u))"

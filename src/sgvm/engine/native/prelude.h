@@ -124,6 +124,16 @@ SG_FN bool sg_ok_at(const SgGroup &g, u32 l, const void *p, u32 n, u32 al, u32 k
 // lanes are twice as wide; an offset beyond 2 GiB either way is noted modulo 4 GiB).
 #define SG_CK(site, ok, p, lo) __extension__({ bool k_ = (ok); bool f_ = !k_ && !sg_fs;  \
   sg_fs = f_ ? (site) : sg_fs; sg_fp = f_ ? (u32)(u64)(p) - (u32)(lo) : sg_fp; k_; })
+// Records lane l's faulting access of n bytes at a through a pointer into object obj
+// ([start, size, read-only]; local: an object of local memory); false.
+static __attribute__((noinline, cold)) bool sg_miss(const SgGroup &g, u32 l, u64 a, u32 n,
+                                                    u32 kind, const u64 *obj, u32 local) {
+  u64 off = a - obj[0];
+  u32 why = !(off < obj[1] && n <= obj[1] - off) ? 3 : (kind && obj[2]) ? 2 : 1;
+  if (local) a -= (u64)g.local;
+  sg_fault(g.c->fault, sg_linear_gid(g, l), a, n, kind, why | (local ? 4 : 0));
+  return false;
+}
 // The fault records of the lanes that noted one (the reason found again from the site).
 static __attribute__((noinline)) void sg_flush(const SgGroup &g, u32 vol, u32 *fsl, u32 *fpl,
                                                const u32 (*sites)[5], const u64 *rt) {
@@ -133,10 +143,7 @@ static __attribute__((noinline)) void sg_flush(const SgGroup &g, u32 vol, u32 *f
     fsl[l] = 0;
     const u32 *e = sites[s - 1];
     const u64 *obj = rt + 3 * e[3];
-    u64 a = obj[0] + (u64)(s64)(s32)fpl[l], off = a - obj[0];
-    u32 why = !(off < obj[1] && e[0] <= obj[1] - off) ? 3 : (e[2] && obj[2]) ? 2 : 1;
-    if (e[4]) a -= (u64)g.local;
-    sg_fault(g.c->fault, sg_linear_gid(g, l), a, e[0], e[2], why | (e[4] ? 4 : 0));
+    sg_miss(g, l, obj[0] + (u64)(s64)(s32)fpl[l], e[0], e[2], obj, e[4]);
   }
 }
 

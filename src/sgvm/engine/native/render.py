@@ -169,6 +169,10 @@ class Renderer:
             if cond is not None:
                 return cond
             self.slow = True
+        else:
+            cond = checks.direct(self.origins, ptr, p, nbytes, align, kind)
+            if cond is not None:
+                return cond
         space = {"Workgroup": 1, "CrossWorkgroup": 0, "UniformConstant": 0, "Function": 3}.get(sc, 2)
         return f"sg_ok(sgc, {p}, {nbytes}, {align}, {kind}, {space})"
 
