@@ -2,8 +2,9 @@
 
 Rows: the kernels below. Columns: sgvm native (checks on, the default), sgvm native with
 ``SGVM_BOUNDS=0`` (unchecked), sgvm NumPy, Intel's CPU runtime for OpenCL
-and PoCL (each through PyOpenCL in a child process, when installed), and the ratios
-native/Intel and native/PoCL. Every output is checked against NumPy; a wrong or failed
+and PoCL (each through PyOpenCL in a child process, when installed), PoCL running the
+sub-group rows written without sub-groups ("PoCL plain": the same outputs through local
+memory or memory reads), and the ratios native/Intel, native/PoCL and native/PoCL plain. Every output is checked against NumPy; a wrong or failed
 run shows as ``wrong``/``fail``, a kernel a peer cannot build as ``-``. Each cell is the
 best of ``--repeat`` warm launches, the backends alternating launch by launch.
 Below the table: the native compile time of one module, cold (empty cache) and cached
@@ -29,7 +30,7 @@ import sys
 import tempfile
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -52,6 +53,29 @@ kernel void sgscan(global const uint* in, global uint* out) {
   uint x = in[i];
   uint s = sub_group_scan_inclusive_add(x);
   out[i] = s + sub_group_broadcast(s, 15) + intel_sub_group_shuffle_xor(x, 1u);
+}
+"""
+# The sub-group rows without sub-groups (the same outputs through local memory), for PoCL.
+SG_PLAIN = r"""
+kernel void subgroup(global const uint* in, global uint* out) {
+  local uint t[256];
+  size_t i = get_global_id(0), l = get_local_id(0), g0 = l & ~(size_t)15;
+  t[l] = in[i];
+  barrier(CLK_LOCAL_MEM_FENCE);
+  uint s = 0;
+  for (int k = 0; k < 16; k++) s += t[g0 + k];
+  out[i] = s + t[l];
+}
+"""
+SG_SCAN_PLAIN = r"""
+kernel void sgscan(global const uint* in, global uint* out) {
+  local uint t[256];
+  size_t i = get_global_id(0), l = get_local_id(0), g0 = l & ~(size_t)15;
+  t[l] = in[i];
+  barrier(CLK_LOCAL_MEM_FENCE);
+  uint s = 0, total = 0;
+  for (size_t k = g0; k < g0 + 16; k++) { uint v = t[k]; total += v; if (k <= l) s += v; }
+  out[i] = s + total + t[l ^ 1];
 }
 """
 WG_REDUCE = r"""
@@ -97,6 +121,7 @@ class Row:
     args: list[Any]
     check: Callable[[list[np.ndarray]], bool]  # the buffers after a launch → correct?
     options: str = "-cl-std=CL2.0"
+    plain: str = ""  # the same computation without sub-groups (the "PoCL plain" column)
     results: dict[str, float | str] = field(default_factory=dict)
 
 
@@ -142,7 +167,7 @@ def rows(scale: float) -> list[Row]:
         return (down.sum(axis=1, keepdims=True) + g).reshape(-1).astype(np.uint32)
     out.append(Row(f"sub-group reduce + shuffle_down + block read {n16 >> 20}M",
                    SG16 + cases.SUBGROUP, "subgroup", (n16,), (256,), [u, np.zeros_like(u)],
-                   lambda r, u=u: bool(np.array_equal(r[1], sg_ref(u)))))
+                   lambda r, u=u: bool(np.array_equal(r[1], sg_ref(u))), plain=SG_PLAIN))
 
     def scan_ref(u: np.ndarray) -> np.ndarray:
         g = u.reshape(-1, 16)
@@ -151,7 +176,7 @@ def rows(scale: float) -> list[Row]:
         return (s + s[:, 15:16] + xor).reshape(-1).astype(np.uint32)
     out.append(Row(f"sub-group scan + broadcast + shuffle_xor {n16 >> 20}M", SG_SCAN, "sgscan",
                    (n16,), (256,), [u, np.zeros_like(u)],
-                   lambda r, u=u: bool(np.array_equal(r[1], scan_ref(u)))))
+                   lambda r, u=u: bool(np.array_equal(r[1], scan_ref(u))), plain=SG_SCAN_PLAIN))
 
     def wg_ref(u: np.ndarray) -> np.ndarray:
         g = u.reshape(-1, 256)
@@ -188,7 +213,16 @@ def rows(scale: float) -> list[Row]:
     out.append(Row(f"sub-group shuffle GEMM {g}³", GEMM, "gemm", (g, g // 4), (16, 1),
                    [GA, GB, np.zeros((g, g), np.float32), np.int32(g), np.int32(g), np.int32(g)],
                    lambda r, GA=GA, GB=GB: _close(r[2], GA.astype(np.float64) @ GB, 1e-3),
-                   options="-cl-std=CL2.0 -DSG=16"))
+                   options="-cl-std=CL2.0 -DSG=16", plain=_without_subgroups(GEMM)))
+    return out
+
+
+def _without_subgroups(gemm: str) -> str:
+    """The shuffle GEMM reading each broadcast element of A from memory instead."""
+    out = gemm.replace("__attribute__((intel_reqd_sub_group_size(SG)))", "")
+    out = out.replace("get_sub_group_local_id()", "(get_local_id(0) % SG)")
+    out = out.replace("intel_sub_group_shuffle(a[r], j)", "A[(row0 + r) * K + k0 + j]")
+    assert "sub_group" not in out
     return out
 
 
@@ -283,8 +317,8 @@ class Peer:
 
     def __init__(self, row: Row, which: str, env: dict[str, str], tmp: Path):
         self.row = row
-        self.dir = tmp / which.replace(" ", "_")
-        self.dir.mkdir()
+        self.dir = tmp
+        self.dir.mkdir(parents=True)
         arrays, spec = {}, []
         for i, a in enumerate(row.args):
             if isinstance(a, tuple):
@@ -349,7 +383,7 @@ def peer_environments(tmp: Path) -> dict[str, dict[str, str]]:
     return out
 
 
-COLUMNS = ("native", "unchecked", "numpy", "Intel", "PoCL")
+COLUMNS = ("native", "unchecked", "numpy", "Intel", "PoCL", "PoCL plain")
 
 
 def run_row(row: Row, repeat: int, peers: dict[str, dict[str, str]], tmp: Path,
@@ -360,9 +394,11 @@ def run_row(row: Row, repeat: int, peers: dict[str, dict[str, str]], tmp: Path,
     runners: dict[str, Any] = {col: make() for col, make in makers.items() if col in columns}
     rdir = tmp / row.kernel
     rdir.mkdir(exist_ok=True)
-    for col, which in (("Intel", "Intel"), ("PoCL", "Portable Computing Language")):
-        if which in peers and col in columns:
-            p = Peer(row, which, peers[which], rdir)
+    plain = replace(row, source=row.plain, results={})
+    for col, which, r in (("Intel", "Intel", row), ("PoCL", "Portable Computing Language", row),
+                          ("PoCL plain", "Portable Computing Language", plain)):
+        if which in peers and r.source and col in columns:
+            p = Peer(r, which, peers[which], rdir / col.replace(" ", "_"))
             if p.state == "ready":
                 runners[col] = p
             else:
@@ -444,23 +480,24 @@ def main() -> None:
     ap.add_argument("--repeat", type=int, default=3)
     ap.add_argument("--only", default="", help="run the rows whose name contains this")
     ap.add_argument("--scale", type=float, default=1.0, help="problem sizes × this (smaller: <1)")
-    ap.add_argument("--columns", default="native,unchecked,numpy,Intel,PoCL",
+    ap.add_argument("--columns", default="native,unchecked,numpy,Intel,PoCL,PoCL plain",
                     help="the columns to run, comma-separated (e.g. numpy)")
     args = ap.parse_args()
     columns = set(args.columns.split(","))
     with tempfile.TemporaryDirectory() as tmp:
-        peers = peer_environments(Path(tmp)) if columns & {"Intel", "PoCL"} else {}
+        peers = peer_environments(Path(tmp)) if columns & {"Intel", "PoCL", "PoCL plain"} else {}
         table = [r for r in rows(args.scale) if args.only in r.name]
         for row in table:
             run_row(row, args.repeat, peers, Path(tmp), columns)
             print(f"  done: {row.name}", file=sys.stderr)
     head = ["kernel", "native ms", "unchecked ms", "NumPy ms", "Intel ms", "PoCL ms",
-            "NumPy/native", "native/Intel", "native/PoCL"]
+            "PoCL plain ms", "NumPy/native", "native/Intel", "native/PoCL", "native/PoCL plain"]
     lines = [head]
     for r in table:
         v = r.results
         lines.append([r.name, *(_cell(v.get(c)) for c in COLUMNS), _ratio(v.get("numpy"), v.get("native")),
-                      _ratio(v.get("native"), v.get("Intel")), _ratio(v.get("native"), v.get("PoCL"))])
+                      _ratio(v.get("native"), v.get("Intel")), _ratio(v.get("native"), v.get("PoCL")),
+                      _ratio(v.get("native"), v.get("PoCL plain"))])
     widths = [max(len(x[i]) for x in lines) for i in range(len(head))]
     for line in lines:
         print("| " + " | ".join(c.ljust(w) for c, w in zip(line, widths, strict=True)) + " |")
