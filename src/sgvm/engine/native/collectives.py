@@ -33,26 +33,23 @@ def at(r, vid: int, lane: str) -> list[str]:
 
 
 def _loop(r, scope: int, k: int, body: list[str]) -> None:
-    """Run ``body`` once per group of ``scope``: lanes ``[g0, g1)``; twice rendered, for
-    blocks every live lane runs (no test per lane) and for the others."""
-    if scope not in (WORKGROUP, SUBGROUP):
+    """Run ``body`` once per group of ``scope``: lanes ``[g0, g1)``."""
+    act = f"(sg_all || sg_pc[l] == {k}u)"
+    r.emit(f"#define SG_ACT(l) {act}")
+    if scope == WORKGROUP:
+        r.emit("{ const u32 g0 = 0, g1 = sg_vol;")
+    elif scope == SUBGROUP:
+        r.emit(f"for (u32 g0 = 0; g0 < sg_vol; g0 += {r.S}u) {{ "
+               f"const u32 g1 = g0 + {r.S}u < sg_vol ? g0 + {r.S}u : sg_vol;")
+    else:
         raise UnsupportedError(f"native backend: collective with scope {scope}")
-    for when, act in (("sg_all", "true"), ("!sg_all", f"(sg_pc[l] == {k}u)")):
-        r.emit(f"if ({when}) {{")
-        r.emit(f"#define SG_ACT(l) {act}")
-        if scope == WORKGROUP:
-            r.emit("{ const u32 g0 = 0, g1 = sg_vol;")
-        else:
-            r.emit(f"for (u32 g0 = 0; g0 < sg_vol; g0 += {r.S}u) {{ "
-                   f"const u32 g1 = g0 + {r.S}u < sg_vol ? g0 + {r.S}u : sg_vol;")
-        r.emit("  u32 first = g0; while (first < g1 && !SG_ACT(first)) first++;")
-        r.emit("  if (first < g1) {")
-        for line in body:
-            r.emit("    " + line)
-        r.emit("  }")
-        r.emit("}")
-        r.emit("#undef SG_ACT")
-        r.emit("}")
+    r.emit("  u32 first = g0; while (first < g1 && !SG_ACT(first)) first++;")
+    r.emit("  if (first < g1) {")
+    for line in body:
+        r.emit("    " + line)
+    r.emit("  }")
+    r.emit("}")
+    r.emit("#undef SG_ACT")
 
 
 def _fold(kind: str, s: Type, acc: str, x: str) -> str:

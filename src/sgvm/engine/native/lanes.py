@@ -7,8 +7,8 @@ ones (functions of the work-item's ids and the launch's constants: ``pure``), wh
 segment computes again.
 
 With checks on, each access through a pointer of known object (``checks.py``) is tested
-against it. When every access of the segment is, and no address depends on a value the
-segment loads, a pre-pass computes the addresses alone and tests them all; if every lane
+against it. When every access of the segment is, there are two or more, and no address
+depends on a value the segment loads, a pre-pass computes the addresses alone and tests them all; if every lane
 passes, the segment runs without checks, else (and whenever only some lanes are active) it
 runs with them, noting each lane's first fault.
 """
@@ -38,6 +38,22 @@ def pure(r, f: Function, impure: set[str]) -> dict[int, Instruction]:
     return out
 
 
+def cheap(pure: dict[int, Instruction], vid: int, most: int = 10) -> bool:
+    """Whether pure value ``vid`` takes at most ``most`` instructions to compute again (a
+    longer computation is kept in a lane array: it would bloat every segment using it)."""
+    seen: set[int] = set()
+    todo = [vid]
+    while todo:
+        v = todo.pop()
+        if v in seen or v not in pure:
+            continue
+        seen.add(v)
+        if len(seen) > most:
+            return False
+        todo += pure[v].ids()
+    return True
+
+
 def computes(r, inst: Instruction, impure: set[str]) -> bool:
     """Whether ``inst`` computes a value from its operands alone (no memory, no other lane)."""
     o = inst.opname
@@ -61,7 +77,7 @@ def recomputed(r, seg, block: Block) -> list[Instruction]:
     while used:
         vid = used.pop()
         inst = r.pure.get(vid)
-        if inst is None or vid in own or vid in out:
+        if inst is None or vid in own or vid in out or r.storage.get(vid) == "lane":
             continue
         out[vid] = inst
         used += inst.ids()
@@ -91,23 +107,23 @@ def render(r, seg, block: Block, k: int, index: dict[int, int]) -> list[str]:
     r.noted, r.slow, r.guarded_ptrs = False, False, []
     checked = _body(r, insts, block, index, "noted")
     noted, ptrs = r.noted, list(r.guarded_ptrs)
+    skip = f"if (!sg_all && sg_pc[l] != {k}) continue;"
     if not noted:
-        return [*_loop("sg_all", ""), *checked, "    } }",
-                *_loop("!sg_all", f"if (sg_pc[l] != {k}) continue;"), *checked, "    } }"]
+        return [*_loop("true", skip), *checked, "    } }"]
     checked.append("      sg_fsl[l] = sg_fs; sg_fpl[l] = sg_fp; sg_bad |= sg_fs;")
     checked.insert(0, "      u32 sg_fs = 0, sg_fp = 0;")
     flush = (f"    if (sg_bad) sg_flush(sg_g, sg_vol, sg_fsl, sg_fpl, {r.symbol}_sites, sg_rt); }}")
-    addresses = None if r.slow else _slice(r, insts, ptrs)
+    # a single access costs about as much checked as tested in a pre-pass: no pre-pass
+    addresses = None if r.slow or len(ptrs) < 2 else _slice(r, insts, ptrs)
     if addresses is None:
-        return ["    { u32 sg_bad = 0;", *_loop("sg_all", ""), *checked, "    } }",
-                *_loop("!sg_all", f"if (sg_pc[l] != {k}) continue;"), *checked, "    } }", flush]
+        return ["    { u32 sg_bad = 0;", *_loop("true", skip), *checked, "    } }", flush]
     unchecked = _body(r, insts, block, index, "off")
     pre = _pre(r, insts, addresses, block, index)
     return ["    { u32 sg_bad = 0; bool sg_clean = false;",
             "    if (sg_all) { u32 sg_pre = 0;", *_loop("true", ""), *pre, "    } }",
             "      sg_clean = !sg_pre; }",
             *_loop("sg_clean", ""), *unchecked, "    } }",
-            *_loop("!sg_clean", f"if (!sg_all && sg_pc[l] != {k}) continue;"), *checked,
+            *_loop("!sg_clean", skip), *checked,
             "    } }", flush]
 
 

@@ -275,26 +275,27 @@ class Renderer:
                 body += self._segment(seg, b, k, index)
             body.append("      break; }")
         spec = self._spec_ops(f)
-        decl = [f"  {ct} *{n} = ({ct} *)(sg_frame + (u64){off} * sg_pm);"
-                for n, ct, off in offsets]
+        # The frame's arrays are parameters marked __restrict: clang then knows a store to a
+        # lane array changes no buffer and no other lane array, and vectorises loops that
+        # also load through pointers it cannot bound (gathers, pointers held in lane arrays).
+        header = ["sg_pc", "sg_lid0", "sg_lid1", "sg_lid2", "sg_fsl", "sg_fpl"]
+        arrays = [("u32", n, k * 4) for k, n in enumerate(header)] + \
+            [(ct, n, _HEADER + off) for n, ct, off in offsets]
         text = "\n".join([
             checks.site_table(self.origins, symbol),
-            f'extern "C" int {symbol}(const SgCtx *sgc, const u64 *sg_args, u64 sg_first, '
-            f"u64 sg_count, char *sg_frame, char *sg_local, char *sg_priv, u32 sg_pm) {{",
+            f"static __attribute__((noinline)) int {symbol}_run(const SgCtx *sgc, "
+            "const u64 *sg_args, u64 sg_first, u64 sg_count, char *sg_local, char *sg_priv, "
+            "u32 sg_pm" + "".join(f", {ct} *__restrict {n}" for ct, n, _ in arrays) + ") {",
             "  SgGroup sg_g; sg_g.c = sgc; sg_g.local = sg_local; sg_g.priv = sg_priv;",
             f"  sg_g.priv_end = sg_priv + (u64){info.private_bytes} * sg_pm;",
-            "  u32 *sg_pc = (u32 *)sg_frame;",
-            "  u32 *sg_lid0 = sg_pc + sg_pm, *sg_lid1 = sg_lid0 + sg_pm, *sg_lid2 = sg_lid1 + sg_pm;",
-            "  u32 *sg_fsl = sg_lid2 + sg_pm, *sg_fpl = sg_fsl + sg_pm;",
             "  memset(sg_fsl, 0, (u64)4 * sg_pm);",
             "  sg_g.lid[0] = sg_lid0; sg_g.lid[1] = sg_lid1; sg_g.lid[2] = sg_lid2;",
-            f"  sg_frame += (u64){_HEADER} * sg_pm;",
             "  const u64 sg_enq0 = sgc->enq[0], sg_enq1 = sgc->enq[1], sg_enq2 = sgc->enq[2];",
             "  const u64 sg_goff0 = sgc->goff[0], sg_goff1 = sgc->goff[1], sg_goff2 = sgc->goff[2];",
             "  const u64 sg_gsz0 = sgc->gsize[0], sg_gsz1 = sgc->gsize[1], sg_gsz2 = sgc->gsize[2];",
             "  const u64 sg_ngr0 = sgc->ngr[0], sg_ngr1 = sgc->ngr[1], sg_ngr2 = sgc->ngr[2];",
             "  const u32 sg_dim = sgc->dim;",
-            *decl, *head,
+            *head,
             "  u64 sg_had[3] = {0, 0, 0};  // the group size the local ids were filled for",
             "  for (u64 sg_w = sg_first; sg_w < sg_first + sg_count; sg_w++) {",
             "    sg_g.gid[0] = sg_w % sgc->ngr[0]; sg_g.gid[1] = sg_w / sgc->ngr[0] % sgc->ngr[1];",
@@ -333,6 +334,11 @@ class Renderer:
             "    }",
             "  }",
             "  return 0;",
+            "}",
+            f'extern "C" int {symbol}(const SgCtx *sgc, const u64 *sg_args, u64 sg_first, '
+            "u64 sg_count, char *sg_frame, char *sg_local, char *sg_priv, u32 sg_pm) {",
+            f"  return {symbol}_run(sgc, sg_args, sg_first, sg_count, sg_local, sg_priv, sg_pm"
+            + "".join(f", ({ct} *)(sg_frame + (u64){off} * sg_pm)" for ct, _, off in arrays) + ");",
             "}",
         ])
         return info, text
@@ -468,7 +474,8 @@ class Renderer:
             used = uses.get(vid, set())
             if used <= {site}:
                 self.storage[vid] = "local"
-            elif vid in pure and not any(segments[k][j].kind == "collective" for k, j in used):
+            elif vid in pure and lanes.cheap(pure, vid) and not any(
+                    segments[k][j].kind == "collective" for k, j in used):
                 self.storage[vid] = "remat"
             else:
                 self.storage[vid] = "lane"
