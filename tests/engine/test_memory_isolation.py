@@ -86,6 +86,7 @@ def test_local_array_overrun_into_the_next_work_group_is_out_of_bounds(module):
         assert "256 bytes per work-group" in msg, msg
 
 
+@CPU_ONLY
 def test_local_array_overrun_into_the_next_local_variable_is_out_of_bounds(module):
     """t[l + 64] lands in the work-group's next local variable: still outside t, so an
     error naming t, as for an overrun into another work-group's copy."""
