@@ -20,6 +20,7 @@ from ._base import InfoObject, cl_error, info_value, param_text
 from ._layout import ParamSpec, static_local_bytes
 from ._worksize import resolve_ndrange
 from .constants import (
+    command_queue_properties,
     command_type,
     kernel_arg_access_qualifier,
     kernel_arg_address_qualifier,
@@ -381,13 +382,14 @@ class Kernel(InfoObject):
     # -- enqueue ---------------------------------------------------------------------
     def ndrange(self, device: Device, global_size: Any, local_size: Any, global_offset: Any,
                 g_times_l: bool = False, allow_empty: bool = False,
-                env: environment.Settings | None = None) -> NDRange | None:
+                env: environment.Settings | None = None, model: DeviceModel | None = None) -> NDRange | None:
         """The checked NDRange of an enqueue (``resolve_ndrange``), remembered per distinct
         sizes, device model (one object per profile) and SGVM_SUB_GROUP_SIZE (which the
         default local size depends on), so that a host launching the same sizes again pays a
-        dictionary look-up. ``env``: the environment to read (None: as it is now)."""
+        dictionary look-up. ``env``: the environment to read (None: as it is now); ``model``:
+        ``device``'s model under it (None: looked up)."""
         env = env or environment.current()
-        model = device.model_under(env)
+        model = model or device.model_under(env)
         try:  # (sizes as lists are told apart from tuples: ``_sizes_key``)
             key = (id(model), global_size if type(global_size) is not list else _sizes_key(global_size),
                    local_size if type(local_size) is not list else _sizes_key(local_size),
@@ -446,26 +448,29 @@ def enqueue_nd_range_kernel(queue: CommandQueue, kernel: Kernel, global_work_siz
             raise cl_error("CL_INVALID_KERNEL_ARGS", f"kernel '{kernel.name}': set {', '.join(unset)} before "
                            "enqueueing", routine)
     env = environment.current()  # the whole enqueue reads the environment once
+    model = queue.device.model_under(env)
     ndrange = kernel.ndrange(queue.device, global_work_size, local_work_size, global_work_offset, g_times_l,
-                             allow_empty_ndrange, env)
+                             allow_empty_ndrange, env, model)
     if ndrange is None:
         return queue.run(command_type.NDRANGE_KERNEL, lambda: None, wait_for, routine)
-    module = kernel.program.module
+    program = kernel.program
+    module, options, checker = program.module, program.options, program.checker
+    profiling = queue.properties & command_queue_properties.PROFILING_ENABLE
 
     def work() -> Any:
-        observers = [_profile_observer()] if queue.profiling else []
-        checker = kernel.program.checker
-        common = {"device": queue.device.model_under(env), "options": kernel.program.options,
-                  "param_names": kernel.param_names}
-        if isinstance(checker, PortabilityChecker):  # docs/portability.md
-            result = checker.launch(module, kernel.name, args, ndrange, observers=observers,
-                                    param_types=[p.type_name for p in kernel.params], **common)
+        observers = [_profile_observer()] if profiling else []
+        if checker is None:
+            result = launch(module, kernel.name, args, ndrange, device=model, observers=observers,
+                            options=options, param_names=kernel.param_names, settings=env)
+        elif isinstance(checker, PortabilityChecker):  # docs/portability.md
+            result = checker.launch(module, kernel.name, args, ndrange, device=model, observers=observers,
+                                    options=options, param_names=kernel.param_names,
+                                    param_types=[p.type_name for p in kernel.params])
         else:
-            plugins = checker.observers(module, kernel.name) if checker is not None else []
-            result = launch(module, kernel.name, args, ndrange, observers=observers + plugins,
-                            settings=env, **common)
-            if checker is not None:
-                checker.finish()
+            result = launch(module, kernel.name, args, ndrange, device=model,
+                            observers=observers + checker.observers(module, kernel.name), options=options,
+                            param_names=kernel.param_names, settings=env)
+            checker.finish()
         if observers:
             result.profile = observers[0].profile
         if result.printf:

@@ -79,12 +79,13 @@ class CommandQueue(InfoObject):
 
     def run(self, ctype: int, work: Callable[[], Any], wait_for: Sequence[Event] | None, routine: str) -> Event:
         """Execute ``work`` as one command of type ``ctype`` and return its completed event."""
-        check_wait_list(wait_for, self, routine)
+        if wait_for is not None:
+            check_wait_list(wait_for, self, routine)
         event = Event(self, ctype)
-        event._times[0] = event._times[1] = time.perf_counter_ns()
-        event._times[2] = time.perf_counter_ns()
+        times = event._times
+        times[0] = times[1] = times[2] = time.perf_counter_ns()  # queued, submitted and started at once
         event.result = work()
-        event._times[3] = event._times[4] = time.perf_counter_ns()
+        times[3] = times[4] = time.perf_counter_ns()
         return event
 
     def __repr__(self) -> str:

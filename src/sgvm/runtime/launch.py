@@ -6,7 +6,7 @@ from __future__ import annotations
 import time
 import weakref
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, NamedTuple
 
 from ..compiler.subgroup_size import kernel_sub_group_size
 from ..engine import backend as backends
@@ -42,38 +42,56 @@ def arg_labels(params: Sequence[Any], param_names: Sequence[str] | None) -> list
             for i, p in enumerate(params)]
 
 
-_KERNELS: weakref.WeakKeyDictionary[Module, dict[str, tuple[tuple[KernelParam, ...], dict]]] = \
-    weakref.WeakKeyDictionary()
+class _Kernel:
+    """One entry point of one module: its parameters and execution modes, its labels per
+    set of parameter names, and the choices of a launch (``_Choices``) per device, options,
+    environment and variant argument, so that a relaunch looks them up instead of working
+    them out again."""
+
+    __slots__ = ("params", "modes", "labels", "choices")
+
+    def __init__(self, params: tuple[KernelParam, ...], modes: dict) -> None:
+        self.params = params
+        self.modes = modes
+        self.labels: dict[tuple[str, ...], list[str]] = {}
+        self.choices: dict[tuple, _Choices] = {}
 
 
-def _kernel(module: Module, kernel: str) -> tuple[tuple[KernelParam, ...], dict]:
-    """The parameters and execution modes of entry point ``kernel`` (remembered per module,
-    which is validated first); CL_INVALID_KERNEL_NAME when the module has no such kernel."""
-    per = _KERNELS.get(module)
-    if per is None:
-        per = _KERNELS[module] = {}
-    hit = per.get(kernel)
+class _Choices(NamedTuple):
+    """What a launch of one kernel worked out from the device, the options, the environment
+    and the variant it was given: the variant it runs and its sub-group size (checked
+    against the device). Each input is held and a look-up compares it by identity, so an
+    entry serves only those very objects (``environment.current`` hands out one ``Settings``
+    per distinct values); the options' ``-sgvm-*`` settings are compared by value too."""
+
+    device: DeviceModel
+    options: Any
+    sgvm: tuple
+    env: environment.Settings
+    given: Variant | None
+    variant: Variant
+    sub_group_size: int
+
+
+# Per module (by id, the module held weakly: the entry goes when the module does): its kernels.
+_MODULES: dict[int, tuple[weakref.ref[Module], dict[str, _Kernel]]] = {}
+
+
+def _kernel(module: Module, kernel: str) -> _Kernel:
+    """Entry point ``kernel`` of ``module`` (the module is validated first);
+    CL_INVALID_KERNEL_NAME when the module has no such kernel."""
+    key = id(module)
+    per = _MODULES.get(key)
+    if per is None or per[0]() is not module:
+        per = _MODULES[key] = (weakref.ref(module, lambda _, k=key: _MODULES.pop(k, None)), {})
+    hit = per[1].get(kernel)
     if hit is None:
         validate(module)  # SpirvValidationError before any engine touches an invalid module
         if kernel not in module.kernel_names:
             raise LogicError(f"no kernel named '{kernel}'", "CL_INVALID_KERNEL_NAME")
-        hit = per[kernel] = (kernel_params(module, kernel), module.entry_point(kernel).execution_modes)
+        hit = per[1][kernel] = _Kernel(kernel_params(module, kernel),
+                                       module.entry_point(kernel).execution_modes)
     return hit
-
-
-_LABELS: dict[tuple[int, tuple[str, ...]], tuple[tuple[KernelParam, ...], list[str]]] = {}
-
-
-def _labels(params: tuple[KernelParam, ...], names: tuple[str, ...]) -> list[str]:
-    """``arg_labels``, remembered per parameter tuple (``kernel_params`` keeps one per kernel)."""
-    hit = _LABELS.get((id(params), names))
-    if hit is not None and hit[0] is params:
-        return hit[1]
-    labels = arg_labels(params, names)
-    if len(_LABELS) >= 256:
-        _LABELS.clear()
-    _LABELS[(id(params), names)] = (params, labels)
-    return labels
 
 
 def launch(module: Module, kernel: str, args: Sequence[KernelArg], ndrange: NDRange, *,
@@ -91,7 +109,8 @@ def launch(module: Module, kernel: str, args: Sequence[KernelArg], ndrange: NDRa
     per batch (None: ``SGVM_MAX_STEPS``). ``settings``: the environment the launch reads
     (``runtime.environment``; None: as it is now), read once for the whole launch."""
     t0 = time.perf_counter()
-    params, modes = _kernel(module, kernel)
+    k = _kernel(module, kernel)
+    params = k.params
     if len(args) != len(params):
         raise LogicError(f"kernel '{kernel}' takes {len(params)} arguments, {len(args)} given",
                          "CL_INVALID_KERNEL_ARGS")
@@ -103,9 +122,30 @@ def launch(module: Module, kernel: str, args: Sequence[KernelArg], ndrange: NDRa
         raise LogicError(f"global size {ndrange.global_size} is not a multiple of the work-group "
                          f"size {ndrange.local_size}", "CL_INVALID_WORK_GROUP_SIZE")
     env = settings or environment.current()  # every setting of one launch from one reading
-    if variant is None:
-        variant = variant_from_settings(options, device.sub_group_mapping, env)
-    S = sub_group_size(modes, options, device, variant, env)
+    opts = getattr(options, "sgvm", None)
+    sgvm = tuple(opts.items()) if opts else ()
+    c = k.choices.get((id(device), id(options), id(env), id(variant)))
+    if c is None or c.device is not device or c.options is not options or c.env is not env \
+            or c.given is not variant or c.sgvm != sgvm:
+        c = _choose(k, device, options, sgvm, env, variant)
+    if ndrange.work_items == 0:
+        return LaunchResult()
+    names = tuple(param_names) if param_names else ()
+    labels = k.labels.get(names)
+    if labels is None:
+        labels = k.labels[names] = arg_labels(params, names)
+    return backends.get(device.engine).launch(
+        LaunchRequest(module, kernel, args, ndrange, c.sub_group_size, params, labels, device,
+                      observers, options, t0, c.variant, max_steps, env))
+
+
+def _choose(k: _Kernel, device: DeviceModel, options: Any, sgvm: tuple, env: environment.Settings,
+            given: Variant | None) -> _Choices:
+    """The variant and sub-group size of a launch of ``k`` (remembered in ``k.choices``);
+    raises where the device cannot run them."""
+    variant = given if given is not None else \
+        variant_from_settings(options, device.sub_group_mapping, env)
+    S = sub_group_size(k.modes, options, device, variant, env)
     if device.engine == "cuda" and variant.differences(Variant(sub_group_size=variant.sub_group_size,
                                                                seed=variant.seed)):
         raise UnsupportedError(f"{variant.describe()}: only the CPU device runs other than "
@@ -114,9 +154,8 @@ def launch(module: Module, kernel: str, args: Sequence[KernelArg], ndrange: NDRa
         raise UnsupportedError(f"SGVM_PROFILE_DEVICE={env.SGVM_PROFILE_DEVICE}: device profiles "
                                "apply to the CPU devices only (docs/portability.md); unset it "
                                "or run on SGVM_DEVICE=cpu")
-    if ndrange.work_items == 0:
-        return LaunchResult()
-    request = LaunchRequest(module, kernel, args, ndrange, S, params,
-                            _labels(params, tuple(param_names) if param_names else ()),
-                            device, observers, options, t0, variant, max_steps, env)
-    return backends.get(device.engine).launch(request)
+    c = _Choices(device, options, sgvm, env, given, variant, S)
+    if len(k.choices) >= 64:
+        k.choices.clear()
+    k.choices[(id(device), id(options), id(env), id(given))] = c
+    return c
