@@ -96,8 +96,8 @@ class FaultRecord:
         self.runtime: Any = None  # cupy.cuda.runtime
         self.ptrs = (0, 0)  # the device record's and the pinned host copy's addresses
 
-    def arm(self, stream: int) -> int:
-        """The record's device address, cleared for the next launch on ``stream``."""
+    def address(self) -> int:
+        """The device record's address (allocated on first use, zero)."""
         if self.dev is None:
             cp = _cupy()
             self.dev = cp.zeros(8, cp.uint64)
@@ -105,10 +105,13 @@ class FaultRecord:
             self.host = np.frombuffer(pinned, np.uint64, 8)
             self.runtime = cp.cuda.runtime
             self.ptrs = (int(self.dev.data.ptr), int(self.host.ctypes.data))
-        elif self.dirty:
+        return self.ptrs[0]
+
+    def arm(self, stream: int) -> None:
+        """Clear the record for the next launch on ``stream`` where a fault may be in it."""
+        if self.dirty:
             self.runtime.memsetAsync(self.ptrs[0], 0, _RECORD, stream)
         self.dirty = True
-        return self.ptrs[0]
 
     def read(self, stream: int) -> np.ndarray | None:
         """The record after the launch on ``stream``, or None when no work-item faulted."""

@@ -285,7 +285,7 @@ def _pack(plan: _Plan, kernel: str, args: Sequence[KernelArg], labels: Sequence[
         table = TABLES.device(regions)
         keep.append(table)
         checks = (np.uint64(table.data.ptr), np.uint32(len(regions)), np.uint32(dyn),
-                  np.uint64(FAULTS.arm(cupy().cuda.get_current_stream().ptr)),
+                  np.uint64(FAULTS.address()),
                   np.uint64(steps))
     else:
         checks = (_NULL, np.uint32(0), np.uint32(dyn), _NULL, _NULL)
