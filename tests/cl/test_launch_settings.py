@@ -187,8 +187,8 @@ def test_what_a_module_launched_leaves_goes_with_it(setup, monkeypatch):
     module = cl.Program(prg.context, SOURCE).build("-cl-opt-disable").module
     args = [BufferArg(Allocation(np.zeros(256, np.uint8), "global")), ValueArg(np.int32(3).tobytes())]
     runtime_launch.launch(module, "spin", args, NDRange((64,), (64,)), device=CUDA_DEVICE)
-    key = id(module)
-    assert key in runtime_launch._MODULES  # noqa: SLF001
+    entries = len(runtime_launch._KERNELS)  # noqa: SLF001
+    assert module in runtime_launch._KERNELS  # noqa: SLF001
     del module
     gc.collect()
-    assert key not in runtime_launch._MODULES  # noqa: SLF001
+    assert len(runtime_launch._KERNELS) == entries - 1  # noqa: SLF001

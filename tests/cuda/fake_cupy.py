@@ -15,6 +15,7 @@ step budget (``SgCtx`` in ``prelude.cuh``), then the kernel's own arguments.
 from __future__ import annotations
 
 import ctypes
+import importlib.machinery
 import sys
 import threading
 import types
@@ -123,6 +124,7 @@ class Fake(types.ModuleType):
 
     def __init__(self) -> None:
         super().__init__("cupy")
+        self.__spec__ = importlib.machinery.ModuleSpec("cupy", None)  # (find_spec reads it)
         self.kernels: dict[str, Callable[[Launch], None]] = {}
         self.calls: dict[str, int] = {}
         self._functions: dict[int, tuple[str, int]] = {}
@@ -213,6 +215,6 @@ def install(monkeypatch: Any) -> Fake:
     monkeypatch.setattr(runtime, "TABLES", bounds.Tables())
     monkeypatch.setattr(runtime, "DESCRIPTORS", type(runtime.DESCRIPTORS)())
     monkeypatch.setattr(runtime, "_COMPILED", {})
-    monkeypatch.setattr(runtime, "_PLANS", weakref.WeakKeyDictionary())
+    monkeypatch.setattr(runtime, "_PLANS", type(runtime._PLANS)())  # noqa: SLF001
     monkeypatch.setattr(runtime, "_THREAD", threading.local())
     return fake

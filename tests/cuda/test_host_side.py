@@ -87,9 +87,11 @@ def test_relaunches_see_new_arguments_sizes_host_writes_and_sub_buffers(gpu, mod
     want = np.zeros(256, np.float32)
     steps = [(bx1, x1, 2, 256, 64), (bx1, x1, 2, 256, 64), (bx2, x2, 3, 256, 64), (bx2, x2, 3, 200, 64),
              (bx1, x1, -1, 256, 32), (bx1, x1, 0.5, 256, 64), (bx1, x1, 0.5, 256, 64)]
+    objects: dict = {}  # one argument object per buffer and value, as a host that sets them once has
     for step, (bx, x, a, n, local) in enumerate(steps):
-        launch(modules["axpy"], "axpy", [BufferArg(bx), BufferArg(by), _value(np.float32(a))],
-               NDRange((n,), (local,)), device=CUDA_DEVICE)
+        args = [objects.setdefault(id(bx), BufferArg(bx)), objects.setdefault(id(by), BufferArg(by)),
+                objects.setdefault(a, _value(np.float32(a)))]
+        launch(modules["axpy"], "axpy", args, NDRange((n,), (local,)), device=CUDA_DEVICE)
         want[:n] = np.float32(a) * x[:n] + want[:n]
         np.testing.assert_array_equal(_host(by), want, err_msg=f"launch {step}")
         if step == 2:  # the host writes the output between launches
@@ -171,3 +173,25 @@ def test_checks_and_step_budget_switched_between_cached_launches(gpu, modules, m
     monkeypatch.delenv("SGVM_MAX_STEPS")
     launch(modules["mark"], "mark", fine, nd, device=CUDA_DEVICE)
     assert budgets == [0, 0, 10_000_000, 10_000_000, 5, 10_000_000]
+
+
+def test_a_new_argument_object_where_an_old_one_was(gpu, modules) -> None:
+    """A new argument object may take the address (the id) of one that is gone: a launch that
+    recognises its last arguments by identity must not take it for the old one. (Made right
+    after the old one is freed, the new object usually lands at its address.)"""
+    gpu.kernel = _axpy
+    x = np.arange(64, dtype=np.float32)
+    bx, by = _buffer(x), _buffer(np.zeros(64, np.float32))
+    buffers = [BufferArg(bx), BufferArg(by)]
+    want = np.zeros(64, np.float32)
+    nd = NDRange((64,), (64,))
+    held, ids = [_value(np.float32(1))], set()
+    for a in range(1, 40):
+        ids.add(id(held[0]))
+        launch(modules["axpy"], "axpy", [*buffers, held[0]], nd, device=CUDA_DEVICE)
+        want += np.float32(a) * x
+        np.testing.assert_array_equal(_host(by), want, err_msg=f"a = {a}")
+        data = np.float32(a + 1).tobytes()
+        held.clear()  # the old object goes first, then the new one is made
+        held.append(ValueArg(data))
+    assert len(ids) < 39  # (ids were reused: the case this test is about happened)

@@ -1,7 +1,7 @@
 """The ``SGVM_*`` environment variables every launch consults, read in one pass.
 
 A launch asks for about a dozen settings (the portability variants, the step budget, the
-batch size, the device profile, the sub-group size). ``os.environ.get`` costs about a
+batch size, the device profile, the sub-group size, the CUDA backend's checks). ``os.environ.get`` costs about a
 microsecond a name (it encodes the name, and an unset one raises and catches
 ``KeyError``), a sixth of the launch of a small kernel. :func:`current` reads them all in
 one C-level pass over the process environment's mapping and hands out one
@@ -29,6 +29,7 @@ class Settings(NamedTuple):
     SGVM_PROFILE_DEVICE: str | None
     SGVM_MAX_STEPS: str | None
     SGVM_BATCH_LANES: str | None
+    SGVM_CUDA_BOUNDS: str | None
 
 
 NAMES: tuple[str, ...] = Settings._fields

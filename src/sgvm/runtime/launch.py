@@ -4,13 +4,13 @@ backend through the backend interface (``engine.backend``; docs/internals.md, "L
 from __future__ import annotations
 
 import time
-import weakref
 from collections.abc import Sequence
 from typing import Any, NamedTuple
 
 from ..compiler.subgroup_size import kernel_sub_group_size
 from ..engine import backend as backends
 from ..engine.backend import LaunchRequest, LaunchResult
+from ..engine.common.per_module import PerModule
 from ..engine.common.signature import KernelParam, arg_label, kernel_params
 from ..errors import LogicError, UnsupportedError
 from ..spirv import Module
@@ -73,24 +73,19 @@ class _Choices(NamedTuple):
     sub_group_size: int
 
 
-# Per module (by id, the module held weakly: the entry goes when the module does): its kernels.
-_MODULES: dict[int, tuple[weakref.ref[Module], dict[str, _Kernel]]] = {}
+_KERNELS: PerModule[_Kernel] = PerModule()  # per module: its kernels by name
 
 
 def _kernel(module: Module, kernel: str) -> _Kernel:
     """Entry point ``kernel`` of ``module`` (the module is validated first);
     CL_INVALID_KERNEL_NAME when the module has no such kernel."""
-    key = id(module)
-    per = _MODULES.get(key)
-    if per is None or per[0]() is not module:
-        per = _MODULES[key] = (weakref.ref(module, lambda _, k=key: _MODULES.pop(k, None)), {})
-    hit = per[1].get(kernel)
+    per = _KERNELS.of(module)
+    hit = per.get(kernel)
     if hit is None:
         validate(module)  # SpirvValidationError before any engine touches an invalid module
         if kernel not in module.kernel_names:
             raise LogicError(f"no kernel named '{kernel}'", "CL_INVALID_KERNEL_NAME")
-        hit = per[1][kernel] = _Kernel(kernel_params(module, kernel),
-                                       module.entry_point(kernel).execution_modes)
+        hit = per[kernel] = _Kernel(kernel_params(module, kernel), module.entry_point(kernel).execution_modes)
     return hit
 
 

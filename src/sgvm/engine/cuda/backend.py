@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import importlib.util
+from collections.abc import Callable
 
 from ...errors import UnsupportedError
 from ..backend import Backend, LaunchRequest, LaunchResult
@@ -13,13 +14,19 @@ class CudaBackend(Backend):
 
     name = "cuda"
 
+    def __init__(self) -> None:
+        self._launch_cuda: Callable[..., LaunchResult] | None = None  # imported on first use
+
     def launch(self, request: LaunchRequest) -> LaunchResult:
         if request.observers:
             raise UnsupportedError("observers (checker, profiler) need the CPU device")
-        from .runtime import launch_cuda
+        launch_cuda = self._launch_cuda
+        if launch_cuda is None:
+            from .runtime import launch_cuda
 
+            self._launch_cuda = launch_cuda
         return launch_cuda(request.module, request.kernel, request.args, request.ndrange,
-                           request.sub_group_size, LaunchResult(), request.labels)
+                           request.sub_group_size, LaunchResult(), request.labels, request.settings)
 
     def available(self) -> bool:
         """CuPy is installed and sees at least one GPU."""

@@ -16,13 +16,13 @@ records a timeout in the same record, its block exits, and ``error`` gives
 
 from __future__ import annotations
 
-import os
 from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
 from ...errors import KernelMemoryError, KernelTimeout
+from ...runtime import environment
 from ...runtime.ndrange import NDRange
 from ..common import limits
 
@@ -36,9 +36,10 @@ _RO = np.uint64(1 << 63)
 _FAR = 1 << 40  # further past a region's start than this: not that region's offset
 
 
-def enabled() -> bool:
-    """Whether launches check their memory accesses (``SGVM_CUDA_BOUNDS=0`` turns it off)."""
-    return os.environ.get(ENV, "1") != "0"
+def enabled(settings: environment.Settings | None = None) -> bool:
+    """Whether launches check their memory accesses (``SGVM_CUDA_BOUNDS=0`` of ``settings``
+    turns it off; None: the environment now)."""
+    return (settings or environment.current()).SGVM_CUDA_BOUNDS != "0"
 
 
 @dataclass

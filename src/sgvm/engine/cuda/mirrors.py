@@ -42,8 +42,11 @@ def cupy() -> Any:
     return _CUPY[0]
 
 
-class _Mirror:
-    __slots__ = ("dev", "host_stale", "dev_stale", "overlaps")
+class Mirror:
+    """One allocation's device copy. ``dev`` is made once: a mirror keeps its device address
+    for as long as it lives, and is its allocation's for as long as both live."""
+
+    __slots__ = ("dev", "host_stale", "dev_stale", "overlaps", "__weakref__")
 
     def __init__(self, dev: Any) -> None:
         self.dev = dev
@@ -70,9 +73,9 @@ class Mirrors:
     """Device copies of allocations (see the module docstring)."""
 
     def __init__(self) -> None:
-        self.by_alloc: weakref.WeakKeyDictionary[Allocation, _Mirror] = weakref.WeakKeyDictionary()
+        self.by_alloc: weakref.WeakKeyDictionary[Allocation, Mirror] = weakref.WeakKeyDictionary()
 
-    def _scan(self, alloc: Allocation) -> list[tuple[Allocation, _Mirror]]:
+    def _scan(self, alloc: Allocation) -> list[tuple[Allocation, Mirror]]:
         """Every mirrored allocation overlapping ``alloc`` (``alloc`` itself included)."""
         lo, hi = _span(alloc)
         out = []
@@ -82,7 +85,7 @@ class Mirrors:
                 out.append((a, m))
         return out
 
-    def _related(self, alloc: Allocation, m: _Mirror) -> list[tuple[Allocation, _Mirror]]:
+    def _related(self, alloc: Allocation, m: Mirror) -> list[tuple[Allocation, Mirror]]:
         """``alloc`` and the mirrored allocations overlapping it, from its mirror's list."""
         out = [(alloc, m)]
         for ref in m.overlaps:
@@ -103,31 +106,36 @@ class Mirrors:
 
     def device(self, alloc: Allocation) -> Any:
         """The up-to-date device array of ``alloc``."""
+        return self.mirror(alloc).dev
+
+    def mirror(self, alloc: Allocation) -> Mirror:
+        """``alloc``'s mirror, its device copy up to date."""
         m = self.by_alloc.get(alloc)
         if m is not None and not m.dev_stale:
-            return m.dev
+            return m
         related = self._related(alloc, m) if m is not None else self._scan(alloc)
         for a, o in related:
             if a is not alloc and o.host_stale:
                 o.dev.get(out=a.data)
                 o.host_stale = False
         if m is None:
-            m = self.by_alloc[alloc] = _Mirror(_device_copy(alloc.data))
+            m = self.by_alloc[alloc] = Mirror(_device_copy(alloc.data))
             for a, o in related:
                 m.overlaps.append(weakref.ref(a))
                 o.overlaps.append(weakref.ref(alloc))
         elif m.dev_stale:
             m.dev.set(alloc.data)
             m.dev_stale = False
-        return m.dev
+        return m
 
-    def written(self, alloc: Allocation) -> None:
-        """A kernel may have written ``alloc`` on the device."""
-        m = self.by_alloc[alloc]
-        m.host_stale = True
-        if m.overlaps:
-            for _, o in self._related(alloc, m)[1:]:
-                o.dev_stale = True
+    def written(self, written: list[tuple[Allocation, Mirror]]) -> None:
+        """A kernel may have written each allocation of ``written`` (with its mirror) on the
+        device."""
+        for alloc, m in written:
+            m.host_stale = True
+            if m.overlaps:
+                for _, o in self._related(alloc, m)[1:]:
+                    o.dev_stale = True
 
 
 MIRRORS = Mirrors()

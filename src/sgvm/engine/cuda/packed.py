@@ -7,7 +7,7 @@ uniform region of the NDRange the array of slot addresses ``cuLaunchKernel`` tak
 N parameters, then kernelParams needs to be an array of N pointers. Each of kernelParams[0]
 through kernelParams[N-1] must point to a region of memory from which the actual kernel
 parameter will be copied", CUDA Driver API). A relaunch with the same arguments reuses it
-while every buffer's device copy is still where it was (``current``).
+while every buffer and its device copy are still alive (``current``).
 """
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ import numpy as np
 from ...runtime.args import BufferArg, KernelArg, LocalArg, NullArg, SamplerArg, ValueArg
 from ...runtime.memory import Allocation
 from . import bounds
-from .mirrors import MIRRORS
+from .mirrors import MIRRORS, Mirror
 
 Grid = tuple[tuple[int, ...], tuple[int, ...], tuple[Any, ...]]
 
@@ -66,8 +66,9 @@ class Packed:
         self.regions = regions  # for memory-error messages
         self.images: dict[int, tuple[str, Any]] = {}  # image arguments by handle, likewise
         self._keep = keep  # device arrays the parameters point into (tables, by-value copies)
-        # the allocations the kernel may write, weakly: a cached launch keeps no buffer alive
-        self._mirrors = [(weakref.ref(a), int(MIRRORS.device(a).data.ptr)) for a in written]
+        # the allocations the kernel may write and their mirrors, weakly: a cached launch keeps
+        # no buffer alive
+        self._mirrors = [(weakref.ref(a), weakref.ref(MIRRORS.mirror(a))) for a in written]
         self._slots = []
         self.launches: list[tuple[int, int, int, int, int, int, int]] = []
         for counts, block, ctx in grids:
@@ -81,13 +82,16 @@ class Packed:
             self._slots.append((store, ptrs))
             self.launches.append((*_dims(counts), *_dims(block), int(ptrs.ctypes.data)))
 
-    def current(self) -> list[Allocation] | None:
-        """The written allocations, their device copies brought up to date, if every one is
-        still alive and at the address packed; else None (pack again)."""
+    def current(self) -> list[tuple[Allocation, Mirror]] | None:
+        """The written allocations with their mirrors, the device copies brought up to date,
+        if every one is still alive (a live mirror of a live allocation is still its mirror,
+        at the address packed: ``mirrors.Mirror``); else None (pack again)."""
         out = []
-        for ref, ptr in self._mirrors:
-            a = ref()
-            if a is None or int(MIRRORS.device(a).data.ptr) != ptr:
+        for aref, mref in self._mirrors:
+            a, m = aref(), mref()
+            if a is None or m is None:
                 return None
-            out.append(a)
+            if m.dev_stale:
+                MIRRORS.mirror(a)  # the host changed it: upload, in place
+            out.append((a, m))
         return out

@@ -29,6 +29,7 @@ from typing import Any
 import numpy as np
 
 from ...errors import LogicError, UnsupportedError
+from ...runtime import environment
 from ...runtime.args import BufferArg, ImageArg, KernelArg, LocalArg, NullArg, SamplerArg, ValueArg
 from ...runtime.memory import Allocation
 from ...runtime.ndrange import NDRange
@@ -36,6 +37,7 @@ from ...spirv import Module
 from ..clower import ctypes_ as C
 from ..common import limits
 from ..common import types as T
+from ..common.per_module import PerModule
 from . import bounds
 from . import packed as packing
 from . import printf as P
@@ -135,6 +137,23 @@ class _Plan:
                                       f"{'constant' if ro else 'global'} allocation '{name}'")
                         for vid, size, ro, name in info.globals] if checked else []
         self.grids: dict[NDRange, list[tuple[Any, Any, tuple[Any, ...]]]] = {}
+        # the last launch's packed parameters, by the identity of its argument objects
+        # (``runtime.args``: frozen), NDRange and step budget; forgotten when one of those
+        # argument objects goes, so an id in it always names the object it was taken from
+        self.last: tuple[tuple[int, ...], NDRange, int, packing.Packed, list[Any]] | None = None
+
+    def reuse(self, args: Sequence[KernelArg], nd: NDRange, steps: int) -> packing.Packed | None:
+        """The last launch's packed parameters if ``args`` are its very argument objects."""
+        last = self.last
+        if last is not None and last[1] is nd and last[2] == steps and last[0] == tuple(map(id, args)):
+            return last[3]
+        return None
+
+    def remember(self, args: Sequence[KernelArg], nd: NDRange, steps: int, packed: packing.Packed) -> None:
+        self.last = (tuple(map(id, args)), nd, steps, packed, [weakref.ref(a, self._forget) for a in args])
+
+    def _forget(self, _: Any) -> None:
+        self.last = None
 
     def grid(self, nd: NDRange) -> list[tuple[Any, Any, tuple[Any, ...]]]:
         """(group counts, block shape, the SgCtx arguments but the printf pointer) per
@@ -152,15 +171,13 @@ class _Plan:
         return hit
 
 
-_PLANS: weakref.WeakKeyDictionary[Module, dict[tuple[str, int, bool], _Plan]] = weakref.WeakKeyDictionary()
+_PLANS: PerModule[_Plan] = PerModule()
 _NULL = np.uint64(0)
 _THREAD = threading.local()
 
 
 def _plan(module: Module, kernel: str, sub_group_size: int, checked: bool) -> _Plan:
-    per = _PLANS.get(module)
-    if per is None:
-        per = _PLANS[module] = {}
+    per = _PLANS.of(module)
     key = (kernel, sub_group_size, checked)
     plan = per.get(key)
     if plan is None:
@@ -169,50 +186,62 @@ def _plan(module: Module, kernel: str, sub_group_size: int, checked: bool) -> _P
 
 
 def launch_cuda(module: Module, kernel: str, args: Sequence[KernelArg], ndrange: NDRange,
-                sub_group_size: int, result: Any, labels: Sequence[str]) -> Any:
+                sub_group_size: int, result: Any, labels: Sequence[str],
+                settings: environment.Settings | None = None) -> Any:
     """Run ``kernel`` on the GPU; fills and returns ``result`` (a LaunchResult).
-    ``labels``: how memory errors name each parameter (``program.arg_label``). One launch
-    at a time (``mirrors.LOCK``)."""
+    ``labels``: how memory errors name each parameter (``program.arg_label``); ``settings``:
+    the environment the launch reads (None: as it is now). One launch at a time
+    (``mirrors.LOCK``)."""
     with LOCK:
-        return _launch(module, kernel, args, ndrange, sub_group_size, result, labels)
+        return _launch(module, kernel, args, ndrange, sub_group_size, result, labels,
+                       settings or environment.current())
+
+
+def _driver() -> tuple[Any, Any]:
+    """``launchKernel`` and ``get_current_stream``, once per thread: cuLaunchKernel needs the
+    device's context current in the calling thread, which a CUDA runtime call makes so (the
+    idiom cudaFree(0))."""
+    cp = cupy()
+    cp.cuda.runtime.free(0)
+    _THREAD.driver = driver = (cp.cuda.driver.launchKernel, cp.cuda.get_current_stream)
+    return driver
 
 
 def _launch(module: Module, kernel: str, args: Sequence[KernelArg], ndrange: NDRange,
-            sub_group_size: int, result: Any, labels: Sequence[str]) -> Any:
+            sub_group_size: int, result: Any, labels: Sequence[str], env: environment.Settings) -> Any:
     t0 = time.perf_counter()
-    checked = bounds.enabled()
+    checked = bounds.enabled(env)
     plan = _plan(module, kernel, sub_group_size, checked)
-    steps = limits.max_steps() if checked else 0
-    sig = packing.signature(args) if plan.cacheable else None
-    key = (sig, ndrange, steps)
-    packed = plan.packed.get(key) if sig is not None else None
+    steps = limits.max_steps(env) if checked else 0
+    packed = plan.reuse(args, ndrange, steps)
     written = packed.current() if packed is not None else None
     records = None
     if written is None:
-        packed, records = _pack(plan, kernel, args, labels, ndrange, checked, steps)
-        written = packed.current()
-        assert written is not None
+        sig = packing.signature(args) if plan.cacheable else None
+        key = (sig, ndrange, steps)
+        packed = plan.packed.get(key) if sig is not None else None
+        written = packed.current() if packed is not None else None
+        if written is None:
+            packed, records = _pack(plan, kernel, args, labels, ndrange, checked, steps)
+            written = packed.current()
+            assert written is not None
+            if sig is not None and records is None and packed.cacheable:
+                if len(plan.packed) >= 16:
+                    plan.packed.clear()
+                plan.packed[key] = packed
         if sig is not None and records is None and packed.cacheable:
-            if len(plan.packed) >= 16:
-                plan.packed.clear()
-            plan.packed[key] = packed
+            plan.remember(args, ndrange, steps, packed)
     dyn = packed.dyn
     if dyn > plan.big_shared:
         plan.fn.max_dynamic_shared_size_bytes = plan.big_shared = dyn
-    cp = cupy()
-    if not getattr(_THREAD, "ready", False):
-        # cuLaunchKernel needs the device's context current in this thread; a CUDA runtime
-        # call makes it so (the idiom cudaFree(0)), once per thread
-        cp.cuda.runtime.free(0)
-        _THREAD.ready = True
-    stream = cp.cuda.get_current_stream().ptr
+    launch, current_stream = getattr(_THREAD, "driver", None) or _driver()
+    stream = current_stream().ptr
     if checked:
         FAULTS.arm(stream)
-    launch = cp.cuda.driver.launchKernel
+    fptr = plan.fptr
     for gx, gy, gz, bx, by, bz, params in packed.launches:
-        launch(plan.fptr, gx, gy, gz, bx, by, bz, dyn, stream, params, 0)
-    for a in written:
-        MIRRORS.written(a)
+        launch(fptr, gx, gy, gz, bx, by, bz, dyn, stream, params, 0)
+    MIRRORS.written(written)
     fault = FAULTS.read(stream) if checked else None
     if fault is not None:
         raise bounds.error(kernel, fault, packed.regions, dyn, ndrange, packed.images)
