@@ -25,8 +25,17 @@ class CudaBackend(Backend):
             from .runtime import launch_cuda
 
             self._launch_cuda = launch_cuda
-        return launch_cuda(request.module, request.kernel, request.args, request.ndrange,
-                           request.sub_group_size, LaunchResult(), request.labels, request.settings)
+        try:
+            return launch_cuda(request.module, request.kernel, request.args, request.ndrange,
+                               request.sub_group_size, LaunchResult(), request.labels,
+                               request.settings)
+        except Exception as exc:
+            from .failures import cuda_failure
+
+            error = cuda_failure(exc, f"running kernel {request.kernel!r}")
+            if error is None:
+                raise
+            raise error from exc
 
     def available(self) -> bool:
         """CuPy is installed and sees at least one GPU."""

@@ -100,7 +100,15 @@ class Mirrors:
             m = self.by_alloc.get(alloc)
             for a, o in (self._related(alloc, m) if m is not None else self._scan(alloc)):
                 if o.host_stale:
-                    o.dev.get(out=a.data)
+                    try:
+                        o.dev.get(out=a.data)
+                    except Exception as exc:
+                        from .failures import cuda_failure
+
+                        error = cuda_failure(exc, f"copying {a.name!r} back from the GPU")
+                        if error is None:
+                            raise
+                        raise error from exc
                     o.host_stale = False
                 o.dev_stale = True
 

@@ -375,6 +375,18 @@ template <class OP, class T> __device__ T wg_collective(T v, int kind, u64 *buf)
   __syncthreads();
   return r;
 }
+// work_group_all/any (all: every work-item's predicate holds; any: one does). Plain
+// barriers, not bar.red, which needs converged warps.
+__device__ bool wg_vote(bool p, bool all, u64 *buf) {
+  __syncthreads();
+  if (sg_linear() == 0) buf[0] = 0;
+  __syncthreads();
+  if (p != all) atomicOr((unsigned long long *)buf, 1ULL);
+  __syncthreads();
+  bool seen = buf[0] != 0;
+  __syncthreads();
+  return seen != all;
+}
 template <class T> __device__ T wg_broadcast(T v, u64 id, u64 *buf) {
   __syncthreads();
   if (sg_linear() == id) buf[0] = sg_bits(v);

@@ -67,8 +67,12 @@ def _all_any(r, inst: Instruction) -> None:
     scope, pred = ids(inst)
     p = r.leaf(pred)
     if constant_int(r, scope) == 2:
-        fn = "__syncthreads_and" if inst.opname == "OpGroupAll" else "__syncthreads_or"
-        r.assign(inst, [f"({fn}({p}) != 0)"])
+        # Not __syncthreads_and/or: PTX's bar.red needs every warp converged, which the
+        # scheduled functions' gotos do not guarantee (the GPU stops with an illegal
+        # instruction); wg_vote takes plain barriers, which sm_70+ allows diverged.
+        r.uses_wg = True
+        r.assign(inst, [f"wg_vote({p}, {'true' if inst.opname == 'OpGroupAll' else 'false'}, "
+                        "sg_wgbuf)"])
     else:
         r.assign(inst, [f"sg_{'all' if inst.opname == 'OpGroupAll' else 'any'}({r.members()}, {p})"])
 
