@@ -10,7 +10,9 @@ is a defect of the CUDA backend; the message says so and what still works.
 from __future__ import annotations
 
 from ...errors import RuntimeError as ClRuntimeError
-from .mirrors import cupy
+
+# CuPy's exceptions for a CUDA driver or runtime API call that failed (cupy_backends).
+_CUDA_ERRORS = frozenset({"CUDADriverError", "CUDARuntimeError"})
 
 
 def cuda_failure(exc: BaseException, what: str) -> ClRuntimeError | None:
@@ -18,8 +20,8 @@ def cuda_failure(exc: BaseException, what: str) -> ClRuntimeError | None:
     errors (``what``: the kernel run or the buffer copied), else None. Callers catch and
     convert rather than wrap every launch in a context manager, which costs a
     microsecond a launch."""
-    cp = cupy()
-    if not isinstance(exc, (cp.cuda.driver.CUDADriverError, cp.cuda.runtime.CUDARuntimeError)):
+    kind = type(exc)
+    if kind.__name__ not in _CUDA_ERRORS or not kind.__module__.startswith("cupy"):
         return None
     return ClRuntimeError(
         f"the GPU failed {what}: {exc}. The CUDA context is lost: every later CUDA "
