@@ -11,6 +11,7 @@ import pytest
 
 import sgvm.cl as cl
 from sgvm import KernelMemoryError, KernelTimeout
+from sgvm.cl.memory import BufferPointer
 from sgvm.engine import backend as backends
 from sgvm.engine.backend import LaunchResult
 from sgvm.errors import LogicError, UnsupportedError
@@ -26,6 +27,9 @@ kernel void spin(global int *out, int n) {
     int s = 0;
     for (int k = 0; k < n; k++) s += k;
     out[get_global_id(0)] = s;
+}
+kernel void bits(global int *out, float f) {
+    out[get_global_id(0)] = as_int(f);
 }
 kernel void uninit(global int *out) {
     local int t[64];
@@ -192,3 +196,37 @@ def test_what_a_module_launched_leaves_goes_with_it(setup, monkeypatch):
     del module
     gc.collect()
     assert len(runtime_launch._KERNELS) == entries - 1  # noqa: SLF001
+
+
+def test_arguments_set_again_launch_after_launch(setup):
+    """PyOpenCL's ``kernel(queue, g, l, *args)`` sets every argument at each call; one equal to
+    the last is kept, anything else takes effect: -0.0 after 0.0 (equal numbers, other bytes),
+    the buffer itself after a pointer into it, another buffer, a declared scalar dtype."""
+    ctx, queue, prg = setup
+    a, b = cl.Buffer(ctx, mf.READ_WRITE, 64 * 4), cl.Buffer(ctx, mf.READ_WRITE, 64 * 4)
+    knl = cl.Kernel(prg, "bits")
+
+    def read(buf):
+        host = np.empty(64, np.int32)
+        cl.enqueue_copy(queue, host, buf)
+        return host
+
+    knl(queue, (64,), (64,), a, np.float32(0.0))
+    first = knl._args[0]  # noqa: SLF001
+    knl(queue, (64,), (64,), a, np.float32(0.0))
+    assert knl._args[0] is first  # noqa: SLF001 - an equal argument keeps its object
+    assert (read(a) == 0).all()
+    knl(queue, (64,), (64,), a, np.float32(-0.0))
+    assert (read(a) == np.int32(-2**31)).all()
+    knl(queue, (32,), (32,), BufferPointer(a, 128), np.float32(1.0))
+    assert (read(a)[:32] == np.int32(-2**31)).all() and (read(a)[32:] == 0x3F800000).all()
+    knl(queue, (64,), (64,), a, np.float32(2.0))
+    assert (read(a) == 0x40000000).all()
+    knl(queue, (64,), (64,), b, np.float32(2.0))
+    assert (read(b) == 0x40000000).all()
+    knl.set_scalar_arg_dtypes([None, np.float32])
+    knl(queue, (64,), (64,), b, 3)
+    assert (read(b) == 0x40400000).all()
+    knl.set_scalar_arg_dtypes([None, None])
+    with pytest.raises(cl.LogicError, match="INVALID_ARG_SIZE - argument 1 .* got float64"):
+        knl(queue, (64,), (64,), b, np.float64(3.0))  # the same number, other bytes: checked

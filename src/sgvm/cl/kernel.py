@@ -145,12 +145,26 @@ class Kernel(InfoObject):
         if not _is_index(index, len(self.params)):
             raise cl_error("CL_INVALID_ARG_INDEX", f"kernel '{self.name}' has arguments 0 to "
                            f"{len(self.params) - 1}; index {index} does not exist", _SET_ARG)
-        arg = self._convert(self.params[index], value)
         old = self._args[index]
+        if self._same(index, old, value):
+            return
+        arg = self._convert(self.params[index], value)
         # An equal argument keeps the old object: launches remember what they derived from an
         # argument object (``runtime.args``: frozen, so that can never go stale).
         if old is None or type(old) is not type(arg) or old != arg:
             self._args[index] = arg
+
+    def _same(self, index: int, old: KernelArg | None, value: Any) -> bool:
+        """Whether ``value`` is an argument equal to ``old`` and needs no conversion (hosts set
+        the same buffers and numbers launch after launch): the buffer ``old`` points to the
+        start of, or a plain NumPy number of ``old``'s bytes where no scalar dtype is declared
+        for the argument (that one passed every check when ``old`` was made from it)."""
+        t = type(old)
+        if t is BufferArg:
+            return type(value) is Buffer and value.allocation is old.allocation and not old.offset  # type: ignore[union-attr]
+        return t is ValueArg and isinstance(value, np.generic) and value.dtype.kind in "biuf" \
+            and (self._scalar_dtypes is None or self._scalar_dtypes[index] is None) \
+            and value.tobytes() == old.data  # type: ignore[union-attr]
 
     def set_args(self, *args: Any) -> None:
         """Set every argument at once."""
