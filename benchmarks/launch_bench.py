@@ -1,6 +1,7 @@
 """Launch cost: microseconds and Python calls per launch of an already-built small kernel.
 
-    python benchmarks/launch_bench.py [--device cpu|cuda] [--n 1024] [--repeat 2000]
+    python benchmarks/launch_bench.py [--device cpu|cuda] [--n 1024] [--repeat 2000] [--above-backend]
+    PYTHONPATH=src:tests/cuda python benchmarks/launch_bench.py --device cuda --fake-gpu
 
 Real hosts (PyOpenCL's test suite, ggml) launch thousands of small kernels, so what a
 launch costs beyond the kernel's own work matters. Each row launches
@@ -13,6 +14,13 @@ does, with the program built, the kernel made and the buffers in place beforehan
 * on CUDA, ``engine/cuda launch_cuda``: the CUDA backend alone, below ``runtime.launch``
   (no validation, no variant or sub-group size lookup);
 * on CUDA, ``CuPy RawKernel``: the same kernel hand-written, launched by CuPy (the floor).
+
+``--above-backend`` replaces the device's backend by one that returns at once, so the first
+three rows time only the layers above it (the host API, ``runtime.launch``); with
+``--device cuda`` this needs no GPU (nothing runs, so nothing is checked). ``--fake-gpu``
+runs the CUDA backend on ``tests/cuda/fake_cupy.py`` with every CUDA call doing nothing: the
+rows then time the backend's own Python (packing, mirrors, the fault record's bookkeeping)
+and everything above it, without the GPU's share (nothing is checked either).
 
 The result is checked after the timed launches. Columns: wall-clock and CPU µs per launch
 (best of 5 rounds of ``--repeat`` launches; the CPU time of this process is the steadier
@@ -90,9 +98,41 @@ def per_launch_us(fn: Callable[[], object], repeat: int, sync: Callable[[], obje
     return wall * 1e6, cpu * 1e6
 
 
-def rows(device: str, n: int) -> list[tuple[str, Callable[[], object], Callable[[], object], Callable[[], bool]]]:
+class _ReturnsAtOnce:
+    """A backend that runs nothing (``--above-backend``)."""
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+
+    def launch(self, request: object) -> object:
+        from sgvm.engine.backend import LaunchResult
+
+        return LaunchResult()
+
+    def available(self) -> bool:
+        return True
+
+
+def rows(device: str, n: int, above_backend: bool = False, fake_gpu: bool = False,
+         ) -> list[tuple[str, Callable[[], object], Callable[[], object], Callable[[], bool | None]]]:
     """(name, launch, sync, check) per row."""
     os.environ["SGVM_DEVICE"] = device
+    if fake_gpu:  # (before sgvm.cl lists the devices)
+        import fake_cupy
+        import pytest
+
+        fake = fake_cupy.install(pytest.MonkeyPatch())
+        fake.kernels["sgvm_k0"] = lambda launch: None
+        nothing = fake_cupy.nothing
+        fake.cuda.driver.launchKernel = nothing
+        for call in ("free", "memsetAsync", "memcpyAsync", "streamSynchronize"):
+            setattr(fake.cuda.runtime, call, nothing)
+    if above_backend:
+        from sgvm.engine import backend as backends
+        from sgvm.runtime.device import DEVICES
+
+        engine = DEVICES[device].engine
+        backends._LOADED[engine] = _ReturnsAtOnce(engine)  # noqa: SLF001
     import sgvm.cl as cl
     from sgvm.runtime.launch import launch
     from sgvm.runtime.ndrange import NDRange
@@ -116,7 +156,9 @@ def rows(device: str, n: int) -> list[tuple[str, Callable[[], object], Callable[
             return fn()
         return run
 
-    def check() -> bool:
+    def check() -> bool | None:
+        if above_backend or fake_gpu:
+            return None
         y = np.empty_like(x)
         cl.enqueue_copy(queue, y, yb)
         return bool(np.array_equal(y, x * np.float32(launches[0])))
@@ -131,8 +173,7 @@ def rows(device: str, n: int) -> list[tuple[str, Callable[[], object], Callable[
         ("runtime.launch", counted(lambda: launch(prg.module, "axpy", args, nd, device=ctx.devices[0].model)),
          queue.finish, check),
     ]
-    if device == "cuda":
-        import cupy as cp
+    if device == "cuda" and not above_backend:
 
         from sgvm.compiler.subgroup_size import kernel_sub_group_size
         from sgvm.engine.backend import LaunchResult
@@ -141,6 +182,10 @@ def rows(device: str, n: int) -> list[tuple[str, Callable[[], object], Callable[
         size = kernel_sub_group_size(None, None, ctx.devices[0].model)
         out.append(("engine/cuda launch_cuda", counted(lambda: launch_cuda(
             prg.module, "axpy", args, nd, size, LaunchResult(), ["x", "y", "a"])), queue.finish, check))
+        if fake_gpu:
+            return out
+
+        import cupy as cp
 
         raw = cp.RawKernel(CUPY_SOURCE, "axpy")
         dx, dy = cp.asarray(x), cp.zeros(n, np.float32)
@@ -156,22 +201,31 @@ def main() -> None:
     ap.add_argument("--device", default="cpu", choices=("cpu", "cuda"))
     ap.add_argument("--n", type=int, default=1024)
     ap.add_argument("--repeat", type=int, default=2000)
+    ap.add_argument("--above-backend", action="store_true",
+                    help="a backend that returns at once: time only the layers above it")
+    ap.add_argument("--fake-gpu", action="store_true",
+                    help="the CUDA backend on tests/cuda/fake_cupy.py, every CUDA call doing nothing")
     args = ap.parse_args()
+    if args.fake_gpu and args.device != "cuda":
+        ap.error("--fake-gpu runs the CUDA backend: use it with --device cuda")
     if args.device == "cuda":
         os.environ.setdefault("SGVM_CUDA_BOUNDS", "1")
     table = []
-    for name, fn, sync, check in rows(args.device, args.n):
+    for name, fn, sync, check in rows(args.device, args.n, args.above_backend, args.fake_gpu):
         fn()
         sync()  # compile and upload before timing
         calls, profiled = python_calls(fn), profiled_calls(fn)
         wall, cpu = per_launch_us(fn, args.repeat, sync)
         table.append((name, wall, cpu, calls, profiled, check()))
     print(f"launch cost, {args.n} work-items, device {args.device}"
-          + (f", SGVM_CUDA_BOUNDS={os.environ['SGVM_CUDA_BOUNDS']}" if args.device == "cuda" else ""))
+          + (f", SGVM_CUDA_BOUNDS={os.environ['SGVM_CUDA_BOUNDS']}" if args.device == "cuda" else "")
+          + (", above the backend only (it returns at once)" if args.above_backend else "")
+          + (", fake GPU (CUDA calls do nothing)" if args.fake_gpu else ""))
     print(f"{'launch':32} {'µs/launch':>10} {'CPU µs':>8} {'Python calls':>13} {'cProfile calls':>15} "
           f"{'ratio':>7} correct")
     for name, wall, cpu, calls, profiled, ok in table:
-        print(f"{name:32} {wall:10.1f} {cpu:8.1f} {calls:13d} {profiled:15.0f} {wall / table[0][1]:7.2f} {ok}")
+        print(f"{name:32} {wall:10.1f} {cpu:8.1f} {calls:13d} {profiled:15.0f} {wall / table[0][1]:7.2f} "
+              f"{'n/a' if ok is None else ok}")
 
 
 if __name__ == "__main__":

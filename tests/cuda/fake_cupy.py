@@ -29,6 +29,10 @@ FIRST_ARGUMENT = 22  # index of the kernel's first own parameter
 _REGIONS, _REGION_COUNT, _FAULT, _STEPS = 17, 18, 20, 21
 
 
+def nothing(*args: Any) -> None:
+    """A CUDA call that does nothing (timing the host side alone)."""
+
+
 class _Pointer:
     def __init__(self, ptr: int) -> None:
         self.ptr = ptr
