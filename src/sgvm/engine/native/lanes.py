@@ -6,18 +6,25 @@ vectorise). Values other segments defined are read from their lane arrays, excep
 ones (functions of the work-item's ids and the launch's constants: ``pure``), which the
 segment computes again.
 
+A block runs for the lanes waiting at it: when they form one run of consecutive local linear
+ids (every lane, or ``if (l < s)``'s first ``s``), its loops go over that run unmasked,
+clipped to it at the first and last row; otherwise over the lanes from the first to the
+last waiting one, skipping the others (``RUN``).
+
 With checks on, each access through a pointer of known object (``checks.py``) is tested
-against it. When every access of the segment is, there are two or more, and no address
-depends on a value the segment loads, a pre-pass computes the addresses alone and tests them all; if every lane
-passes, the segment runs without checks, else (and whenever only some lanes are active) it
-runs with them, noting each lane's first fault.
+against it. When every access of the segment is and no address depends on a value the
+segment loads, a pre-pass over a run tests every access: an address affine in the row
+(``affine.py``) at the row's two ends, any other at each lane, computing the addresses alone.
+If every test passes, the segment runs without checks, else (and whenever the lanes are not
+a run) it runs with them, noting each lane's first fault; a lane writes its note only when
+it faulted.
 """
 
 from __future__ import annotations
 
 from ...spirv import Block, Function, Instruction
 from ..clower import ctypes_ as C
-from . import checks
+from . import affine, checks, uniform
 
 _IMPURE = {"OpPhi", "OpVariable", "OpFunctionCall", "OpCopyMemory", "OpCopyMemorySized",
            "OpStore", "OpFunctionParameter"}
@@ -94,7 +101,7 @@ def guard(r, ptr: int, p: str, nbytes: int | str, align: int, kind: int) -> str 
     if r.checking == "off":
         return ""
     if r.checking == "pre":
-        r.pre_checks.append(checks.bare(r.origins, ptr, p, nbytes, align, kind))
+        r.pre_checks.append((ptr, checks.bare(r.origins, ptr, p, nbytes, align, kind), align))
         return ""
     r.noted = True
     return checks.condition(r.origins, ptr, p, nbytes, align, kind)
@@ -107,22 +114,31 @@ def render(r, seg, block: Block, k: int, index: dict[int, int]) -> list[str]:
     r.noted, r.slow, r.guarded_ptrs = False, False, []
     checked = _body(r, insts, block, index, "noted")
     noted, ptrs = r.noted, list(r.guarded_ptrs)
-    skip = f"if (!sg_all && sg_pc[l] != {k}) continue;"
+    skip = f"if (!sg_run && sg_pc[l] != {k}) continue;"
     if not noted:
         return [*_loop("true", skip), *checked, "    } }"]
-    checked.append("      sg_fsl[l] = sg_fs; sg_fpl[l] = sg_fp; sg_bad |= sg_fs;")
+    checked.append("      if (sg_fs) { sg_fsl[l] = sg_fs; sg_fpl[l] = sg_fp; } sg_bad |= sg_fs;")
     checked.insert(0, "      u32 sg_fs = 0, sg_fp = 0;")
     flush = (f"    if (sg_bad) sg_flush(sg_g, sg_vol, sg_fsl, sg_fpl, {r.symbol}_sites, sg_rt); }}")
-    # a single access costs about as much checked as tested in a pre-pass: no pre-pass
-    addresses = None if r.slow or len(ptrs) < 2 else _slice(r, insts, ptrs)
+    addresses = None if r.slow else _slice(r, insts, ptrs)
     if addresses is None:
         return ["    { u32 sg_bad = 0;", *_loop("true", skip), *checked, "    } }", flush]
     unchecked = _body(r, insts, block, index, "off")
-    pre = _pre(r, insts, addresses, block, index)
-    return ["    { u32 sg_bad = 0; bool sg_clean = false;",
-            "    if (sg_all) { u32 sg_pre = 0;", *_loop("true", ""), *pre, "    } }",
+    pre = _pre(r, insts, addresses, block, index, {})
+    same = uniform.candidates(r, insts, addresses)
+    if not same:
+        return ["    { u32 sg_bad = 0; bool sg_clean = false;",
+                "    if (sg_run) { u32 sg_pre = 0;", *pre, "      sg_clean = !sg_pre; }",
+                *_loop("sg_clean", ""), *unchecked, "    } }",
+                *_loop("!sg_clean", skip), *checked,
+                "    } }", flush]
+    pre_same = _pre(r, insts, addresses, block, index, same)
+    return ["    { u32 sg_bad = 0; bool sg_clean = false;", *uniform.test(same),
+            "    if (sg_run) { u32 sg_pre = 0;",
+            "    if (sg_uni) {", *pre_same, "    } else {", *pre, "    }",
             "      sg_clean = !sg_pre; }",
-            *_loop("sg_clean", ""), *unchecked, "    } }",
+            *_loop("sg_clean && sg_uni", ""), *uniform.substitute(unchecked, same), "    } }",
+            *_loop("sg_clean && !sg_uni", ""), *unchecked, "    } }",
             *_loop("!sg_clean", skip), *checked,
             "    } }", flush]
 
@@ -166,12 +182,15 @@ def _slice(r, insts: list[Instruction], ptrs: list[int]) -> set[int] | None:
 
 
 def _pre(r, insts: list[Instruction], addresses: set[int], block: Block,
-         index: dict[int, int]) -> list[str]:
-    """The pre-pass: the address computations and the tests of every access, no access."""
+         index: dict[int, int], same: dict[int, tuple[str, str]]) -> list[str]:
+    """The pre-pass: the address computations and the tests of every access, no access.
+    An address affine in the row (``affine.py``) is tested at the row's two ends, the others
+    in a loop over the lanes; ``same``: lane arrays read as one value (``uniform.py``)."""
     saved = {v: r.storage.get(v) for v in addresses}
     for v in addresses:
         r.storage[v] = "local"
     lines: list[str] = []
+    tests: list[tuple[int, str, int]] = []  # (pointer, test, alignment) of each access
     try:
         for inst in insts:
             if inst.result_id in addresses:
@@ -181,17 +200,80 @@ def _pre(r, insts: list[Instruction], addresses: set[int], block: Block,
             elif inst.opname != "OpVariable":
                 r.lines, r.checking, r.pre_checks = [], "pre", []
                 r._instruction(inst, block, index)
-                lines += [f"      sg_pre |= !({c});" for c in r.pre_checks]
+                tests += r.pre_checks
         decl = _declare(r, [i for i in insts if i.result_id in addresses])
+        lines = uniform.substitute(lines, same)
+        steps = affine.Steps(r, {i.result_id: i for i in insts if i.result_id in addresses},
+                             set(same))
+        ends, each = [], []
+        for ptr, test, align in tests:
+            s = steps.of(ptr)
+            ok = s is not None and abs(s.k) < affine.LIMIT and s.k % align == 0
+            (ends if ok else each).append((test, s))
+        out = []
+        if ends:
+            exts = sorted({e for _, s in ends for e in s.extensions}, key=lambda e: e.vid)
+            out += _ends(r, [t for t, _ in ends], exts, decl, lines)
+        if each:
+            out += [*_loop("true", ""), decl, *lines,
+                    *(f"      sg_pre |= !({t});" for t, _ in each), "    } }"]
     finally:
         r.checking = "slow"
         for v, s in saved.items():
             r.storage[v] = s
-    return [decl, *lines]
+    return out
+
+
+def _ends(r, tests: list[str], exts: list[affine.Extension], decl: str,
+          lines: list[str]) -> list[str]:
+    """Per row: the addresses computed at its first and last lane and tested there, and each
+    extension's exact values at both ends compared (``affine.py``)."""
+    names = [(f"sg_e{n}a", f"sg_e{n}b") for n in range(len(exts))]
+    out = [*_loop("true", "")[:3]]
+    if names:
+        out.append("      s64 " + ", ".join(x for pair in names for x in pair) + ";")
+    for end, x in ((0, "sg_xa"), (1, "sg_xb - 1")):
+        out += [f"      {{ const u32 sg_x = {x}; const u32 l = sg_l0 + sg_x;", decl, *lines,
+                *(f"      sg_pre |= !({t});" for t in tests)]
+        for e, pair in zip(exts, names, strict=True):
+            ct = f"{'s' if e.signed else 'u'}{e.width}"
+            out.append(f"      {pair[end]} = (s64)({ct}){r.leaf(e.vid)};")
+        out.append("      }")
+    for e, (a, b) in zip(exts, names, strict=True):
+        out.append(f"      sg_pre |= {a} + (s64){e.k}LL * (s64)(sg_xb - 1 - sg_xa) != {b};")
+    return [*out, "    }"]
+
+
+def next_block(term: Instruction, index: dict[int, int]) -> list[str]:
+    """After a block every lane ran: the block they all wait at next, when they took the
+    same edge (a conditional branch notes the edges its lanes took in ``sg_took``)."""
+    o = term.opname
+    if o in ("OpReturn", "OpReturnValue"):
+        return ["      if (sg_all) sg_next = SG_EXIT;"]
+    if o == "OpBranch":
+        return [f"      if (sg_all) sg_next = {index[term.operands[0].value]}u;"]
+    if o == "OpBranchConditional":
+        a, b = (index[x.value] for x in term.operands[1:3])
+        return [f"      if (sg_all && sg_took == 1u) sg_next = {a}u;",
+                f"      if (sg_all && sg_took == 2u) sg_next = {b}u;"]
+    return []
+
+
+# The block's lanes, found with its number ``sg_b`` before it runs: the lowest and one past
+# the highest lane waiting at it (``sg_first``, ``sg_end``) and whether every lane between
+# does (``sg_run``: then the lane loops run over that range unmasked, with a pre-pass).
+RUN = ["      u32 sg_first = 0, sg_end = sg_vol;",
+       "      const bool sg_run = sg_all || sg_lanes_at(sg_pc, sg_vol, sg_b, &sg_first, &sg_end);"]
 
 
 def _loop(when: str, skip: str) -> list[str]:
-    """The head of a lane loop (the module docstring), closed by ``} }``."""
-    return [f"    if ({when}) for (u32 sg_l0 = 0; sg_l0 < sg_vol; sg_l0 += sg_row) {{",
+    """The head of a lane loop over lanes ``sg_first`` to ``sg_end`` by rows (the module
+    docstring), closed by ``} }``."""
+    return [f"    if ({when}) for (u32 sg_l0 = sg_first / sg_row * sg_row; sg_l0 < sg_end; "
+            "sg_l0 += sg_row) {",
             "      const u32 sg_y = sg_lid1[sg_l0], sg_z = sg_lid2[sg_l0];",
-            f"      for (u32 sg_x = 0; sg_x < sg_row; sg_x++) {{ const u32 l = sg_l0 + sg_x; {skip}"]
+            "      const u32 sg_xa = sg_l0 < sg_first ? sg_first - sg_l0 : 0, "
+            "sg_xb = sg_end - sg_l0 < sg_row ? sg_end - sg_l0 : sg_row;",
+            # no interleaving: a vector loop of 16 lanes runs for rows of 16 (2-D work-groups)
+            '      _Pragma("clang loop interleave_count(1)")',
+            f"      for (u32 sg_x = sg_xa; sg_x < sg_xb; sg_x++) {{ const u32 l = sg_l0 + sg_x; {skip}"]

@@ -16,6 +16,7 @@ typedef long long s64;
 typedef unsigned short hbits;  // half values are their IEEE binary16 bits
 #define SG_FN static inline __attribute__((always_inline))
 #define SG_EXIT 0xffffffffu
+#define SG_SCAN 0xfffffffeu  // the next block is found by a scan of the lanes' counters
 
 // ---- launch context -------------------------------------------------------------------
 // One per launch (read-only); the per-work-group state lives in the kernel function.
@@ -145,6 +146,20 @@ static __attribute__((noinline)) void sg_flush(const SgGroup &g, u32 vol, u32 *f
     const u64 *obj = rt + 3 * e[3];
     sg_miss(g, l, obj[0] + (u64)(s64)(s32)fpl[l], e[0], e[2], obj, e[4]);
   }
+}
+
+// The lanes waiting at block b: the lowest and one past the highest, and whether every lane
+// between waits there (engine/native/lanes.py). Not inlined: a loop of its own vectorises.
+static __attribute__((noinline)) bool sg_lanes_at(const u32 *__restrict pc, u32 vol, u32 b,
+                                                  u32 *first, u32 *end) {
+  u32 n = 0, lo = SG_EXIT, hi = 0;
+  for (u32 l = 0; l < vol; l++) {
+    const bool a = pc[l] == b;
+    const u32 from = a ? l : SG_EXIT, to = a ? l + 1 : 0;
+    n += a; lo = from < lo ? from : lo; hi = to > hi ? to : hi;
+  }
+  *first = lo; *end = hi;
+  return n == hi - lo;
 }
 
 // ---- address spaces of generic pointers (OpGenericCastToPtrExplicit & co.) -------------

@@ -102,7 +102,7 @@ class Renderer:
         self.noted = False  # the lane loop being rendered notes faults (checks.SG_CK)
         self.slow = False  # … and checks some access with sg_ok
         self.guarded_ptrs: list[int] = []  # … through these pointers
-        self.pre_checks: list[str] = []  # the conditions a pre-pass tests (lanes.py)
+        self.pre_checks: list[tuple[int, str, int]] = []  # what a pre-pass tests (lanes.py)
 
     # -- the interface the shared lowering uses (engine/clower) --------------------------
     def type_of(self, vid: int) -> Type:
@@ -270,9 +270,10 @@ class Renderer:
         info.frame_bytes = frame
         body: list[str] = []
         for k, (b, segs) in enumerate(zip(blocks, segments, strict=True)):
-            body.append(f"    case {k}: {{")
+            body.append(f"    case {k}: {{ u32 sg_took = 0;")
             for seg in segs:
                 body += self._segment(seg, b, k, index)
+            body += lanes.next_block(b.terminator, index)
             body.append("      break; }")
         spec = self._spec_ops(f)
         # The frame's arrays are parameters marked __restrict: clang then knows a store to a
@@ -297,15 +298,19 @@ class Renderer:
             "  const u32 sg_dim = sgc->dim;",
             *head,
             "  u64 sg_had[3] = {0, 0, 0};  // the group size the local ids were filled for",
+            # the work-group's id: divided out once, then counted up (no division per group)
+            "  sg_g.gid[0] = sg_first % sg_ngr0; sg_g.gid[1] = sg_first / sg_ngr0 % sg_ngr1;",
+            "  sg_g.gid[2] = sg_first / (sg_ngr0 * sg_ngr1);",
             "  for (u64 sg_w = sg_first; sg_w < sg_first + sg_count; sg_w++) {",
-            "    sg_g.gid[0] = sg_w % sgc->ngr[0]; sg_g.gid[1] = sg_w / sgc->ngr[0] % sgc->ngr[1];",
-            "    sg_g.gid[2] = sg_w / (sgc->ngr[0] * sgc->ngr[1]);",
+            "    if (sg_w != sg_first && ++sg_g.gid[0] == sg_ngr0) { sg_g.gid[0] = 0;",
+            "      if (++sg_g.gid[1] == sg_ngr1) { sg_g.gid[1] = 0; sg_g.gid[2]++; } }",
             "    for (int d = 0; d < 3; d++) { u64 left = sgc->gsize[d] - sg_g.gid[d] * sgc->enq[d];",
             "      sg_g.lsz[d] = left < sgc->enq[d] ? left : sgc->enq[d]; }",
             "    const u32 sg_vol = (u32)(sg_g.lsz[0] * sg_g.lsz[1] * sg_g.lsz[2]);",
             "    if (sgc->local_bytes) memset(sg_local, 0, sgc->local_bytes);",
             f"    if ({info.private_bytes}) memset(sg_priv, 0, (u64){info.private_bytes} * sg_pm);",
-            "    for (u32 l = 0; l < sg_vol; l++) sg_pc[l] = 0;",
+            # no counters to set: every lane runs the entry block (sg_next), whose terminator
+            # sets each lane's counter before anything reads it
             "    if (sg_g.lsz[0] != sg_had[0] || sg_g.lsz[1] != sg_had[1] || sg_g.lsz[2] != sg_had[2]) {",
             "      sg_had[0] = sg_g.lsz[0]; sg_had[1] = sg_g.lsz[1]; sg_had[2] = sg_g.lsz[2];",
             "      u32 l = 0; for (u32 z = 0; z < (u32)sg_g.lsz[2]; z++)",
@@ -319,14 +324,18 @@ class Renderer:
             "    const u32 sg_row = (u32)sg_lsz0;",
             *spec,
             "    u64 sg_steps = 0;",
+            "    u32 sg_next = 0;  // the block every lane waits at, when known without a scan",
             "    for (;;) {",
-            "      u32 sg_b = SG_EXIT, sg_hi = 0;",
-            "      for (u32 l = 0; l < sg_vol; l++) { u32 p = sg_pc[l]; sg_b = p < sg_b ? p : sg_b; "
-            "sg_hi = p > sg_hi ? p : sg_hi; }",
+            "      u32 sg_b = sg_next, sg_hi = sg_next;",
+            "      if (sg_next == SG_SCAN) { sg_b = SG_EXIT; sg_hi = 0;",
+            "        for (u32 l = 0; l < sg_vol; l++) { u32 p = sg_pc[l]; sg_b = p < sg_b ? p : sg_b; "
+            "sg_hi = p > sg_hi ? p : sg_hi; } }",
+            "      sg_next = SG_SCAN;",
             "      if (sg_b == SG_EXIT) break;",
             "      if (sgc->checks && ++sg_steps > sgc->steps) {",
             "        sg_fault(sgc->fault, sg_linear_gid(sg_g, 0), 0, 0, 0, 8); return 1; }",
             "      const bool sg_all = sg_hi == sg_b;",
+            *lanes.RUN,
             "      switch (sg_b) {",
             *body,
             "      default: return 2;",
@@ -532,6 +541,7 @@ class Renderer:
             self.emit(self._edge(block.label, inst.operands[0].value, index))
         elif o == "OpBranchConditional":
             c, a, b = (x.value for x in inst.operands[:3])
+            self.emit(f"sg_took |= {self.leaf(c)} ? 1u : 2u;")
             self.emit(f"if ({self.leaf(c)}) {self._edge(block.label, a, index)} "
                       f"else {self._edge(block.label, b, index)}")
         elif o == "OpSwitch":

@@ -1,0 +1,184 @@
+"""Values affine in a row's induction variable: the pre-pass tests such an address at the
+row's two ends instead of at every lane (docs/native.md, "Memory errors").
+
+A lane loop runs a row of the work-group with local ids 1 and 2 fixed and ``sg_x`` (local
+id 0) counting up by one. A value is *affine* with step ``k`` when, from one lane of the row
+to the next, it grows by ``k`` modulo 2^width: the work-item ids and the linear ids have step
+1, everything computed from the launch's constants, the arguments and ids 1 and 2 step 0,
+and sums, differences, products by a constant and shifts by a constant combine steps. A
+value widened by sign or zero extension (``OpSConvert``, ``OpUConvert``, an access chain's
+index narrower than 64 bits: "indices are treated as signed") stays affine only while the
+narrow value does not wrap inside the row: each such *extension* is tested at the row's two
+ends (the exact extended values at both ends differ by ``k`` × (lanes − 1) exactly when no
+lane between wraps, the values being a run of consecutive multiples of ``k``). An address
+with step ``K`` (``|K| < 2^32``) whose extensions do not wrap goes through every lane's
+address between its two ends; it lies inside an object at every lane when it does at both
+ends, and is aligned at every lane when it is at the first and ``K`` is a multiple of the
+alignment.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ...spirv import Instruction
+from ..common import types as T
+
+_SAME = {"OpCopyObject", "OpBitcast", "OpPtrCastToGeneric", "OpGenericCastToPtr",
+         "OpConvertPtrToU", "OpConvertUToPtr"}
+_CHAINS = {"OpAccessChain", "OpInBoundsAccessChain", "OpPtrAccessChain",
+           "OpInBoundsPtrAccessChain"}
+_ID_STEP = {"GlobalInvocationId": (1, 0, 0), "LocalInvocationId": (1, 0, 0)}
+_SCALAR_STEP = {"LocalInvocationIndex": 1, "GlobalLinearId": 1}
+_INVARIANT = {"WorkgroupId", "WorkgroupSize", "EnqueuedWorkgroupSize", "GlobalSize",
+              "NumWorkgroups", "GlobalOffset", "WorkDim", "SubgroupMaxSize", "NumSubgroups",
+              "NumEnqueuedSubgroups"}
+LIMIT = 1 << 32  # the largest |step| of an address tested at its ends
+
+
+@dataclass(frozen=True)
+class Extension:
+    """A narrow value ``vid`` of ``width`` bits widened (``signed``: sign extension) where the
+    narrow value has step ``k``."""
+
+    vid: int
+    width: int
+    signed: bool
+    k: int
+
+
+@dataclass(frozen=True)
+class Step:
+    k: int
+    extensions: frozenset[Extension] = frozenset()
+
+
+def _wrap(k: int, width: int) -> int:
+    """``k`` as the signed representative modulo 2^width."""
+    m = 1 << width
+    k %= m
+    return k - m if k >= m // 2 else k
+
+
+class Steps:
+    """The steps of the values of one lane loop (``defs``: the instructions it computes,
+    by result id; ``same``: lane arrays it reads as one value, ``uniform.py``); ``r`` the
+    renderer (types, constants, built-ins, storage)."""
+
+    def __init__(self, r, defs: dict[int, Instruction], same: set[int] = frozenset()):
+        self.r, self.defs, self.same = r, defs, same
+        self.memo: dict[int, Step | None] = {}
+
+    def of(self, vid: int) -> Step | None:
+        if vid not in self.memo:
+            self.memo[vid] = None  # a cycle (phis are not in defs) is not affine
+            self.memo[vid] = self._of(vid)
+        return self.memo[vid]
+
+    def _width(self, vid: int) -> int:
+        t = self.r.type_of(vid)
+        return 64 if t.op == "Pointer" else t.width if t.op == "Int" else 0
+
+    def _const(self, vid: int) -> int | None:
+        c = self.r.m.constants.get(vid)
+        if c is None or c.op != "OpConstant" or not isinstance(c.value, int):
+            return None
+        return c.value
+
+    def _of(self, vid: int) -> Step | None:
+        r = self.r
+        if vid in r.m.constants or vid in r.params or vid in r.local_offsets \
+                or vid in r.globals or vid in self.same:
+            return Step(0)
+        inst = self.defs.get(vid)
+        if inst is None or r.storage.get(vid) == "lane":
+            return None
+        o = inst.opname
+        if o == "OpLoad":
+            name = r.builtins.get(inst.operands[0].value)
+            if name in _SCALAR_STEP:
+                return Step(_SCALAR_STEP[name])
+            return Step(0) if name in _INVARIANT else None
+        if o == "OpCompositeExtract" and len(inst.operands) == 2:
+            src = self.defs.get(inst.operands[0].value)
+            if src is not None and src.opname == "OpLoad":
+                name = r.builtins.get(src.operands[0].value)
+                if name in _ID_STEP:
+                    return Step(_ID_STEP[name][inst.operands[1].value])
+                if name in _INVARIANT:
+                    return Step(0)
+            return self._invariant(inst)
+        width = self._width(vid)
+        if not width:
+            return self._invariant(inst)
+        ops = [self.of(i) for i in inst.ids()]
+        if o in ("OpIAdd", "OpISub") and None not in ops:
+            a, b = ops
+            k = a.k + b.k if o == "OpIAdd" else a.k - b.k
+            return Step(_wrap(k, width), a.extensions | b.extensions)
+        if o == "OpIMul" and None not in ops:
+            (x, y), (a, b) = inst.ids(), ops
+            if a.k and b.k:
+                return None
+            if not a.k and not b.k:
+                return Step(0, a.extensions | b.extensions)
+            var, c = (a, self._const(y)) if a.k else (b, self._const(x))
+            return None if c is None else Step(_wrap(var.k * c, width), var.extensions)
+        if o == "OpShiftLeftLogical" and None not in ops:
+            (a, b), c = ops, self._const(inst.ids()[1])
+            if not b.k and not a.k:
+                return Step(0, a.extensions | b.extensions)
+            return None if c is None or b.k or c >= width else Step(_wrap(a.k << c, width),
+                                                                    a.extensions)
+        if o == "OpSNegate" and None not in ops:
+            return Step(_wrap(-ops[0].k, width), ops[0].extensions)
+        if o in ("OpUConvert", "OpSConvert") and None not in ops:
+            (src,), (a,) = inst.ids(), ops
+            narrow = self._width(src)
+            if narrow >= width:
+                return Step(_wrap(a.k, width), a.extensions)
+            if not a.k:
+                return a
+            ext = Extension(src, narrow, o == "OpSConvert", a.k)
+            return Step(a.k, a.extensions | {ext})
+        if o in _SAME and None not in ops and self._width(inst.ids()[0]) == width:
+            return ops[0]
+        if o in _CHAINS:
+            return self._chain(inst)
+        return self._invariant(inst)
+
+    def _invariant(self, inst: Instruction) -> Step | None:
+        """Any other computation: step 0 when every operand has step 0."""
+        ops = [self.of(i) for i in inst.ids()]
+        if None in ops or any(s.k for s in ops):
+            return None
+        return Step(0, frozenset().union(*(s.extensions for s in ops)))
+
+    def _chain(self, inst: Instruction) -> Step | None:
+        r = self.r
+        base, *idx = inst.ids()
+        b = self.of(base)
+        if b is None:
+            return None
+        k, exts = b.k, set(b.extensions)
+        t = r.type_of(base).pointee
+        pairs = []
+        if inst.opname in ("OpPtrAccessChain", "OpInBoundsPtrAccessChain"):
+            pairs.append((idx[0], T.size_of(t)))
+            idx = idx[1:]
+        for i in idx:
+            if t.op == "Struct":
+                t = t.members[int(r.m.constants[i].value or 0)]
+                continue
+            t = t.component
+            pairs.append((i, T.size_of(t)))
+        for i, size in pairs:
+            s = self.of(i)
+            if s is None:
+                return None
+            exts |= s.extensions
+            width = self._width(i)
+            if s.k and width < 64:
+                exts.add(Extension(i, width, True, s.k))
+            k += s.k * size
+        return Step(_wrap(k, 64), frozenset(exts))
