@@ -102,12 +102,13 @@ class _ReturnsAtOnce:
     """A backend that runs nothing (``--above-backend``)."""
 
     def __init__(self, name: str) -> None:
-        self.name = name
-
-    def launch(self, request: object) -> object:
         from sgvm.engine.backend import LaunchResult
 
-        return LaunchResult()
+        self.name = name
+        self.result = LaunchResult
+
+    def launch(self, request: object) -> object:
+        return self.result()
 
     def available(self) -> bool:
         return True
@@ -174,7 +175,6 @@ def rows(device: str, n: int, above_backend: bool = False, fake_gpu: bool = Fals
          queue.finish, check),
     ]
     if device == "cuda" and not above_backend:
-
         from sgvm.compiler.subgroup_size import kernel_sub_group_size
         from sgvm.engine.backend import LaunchResult
         from sgvm.engine.cuda.runtime import launch_cuda
