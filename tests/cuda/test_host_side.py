@@ -195,3 +195,16 @@ def test_a_new_argument_object_where_an_old_one_was(gpu, modules) -> None:
         held.clear()  # the old object goes first, then the new one is made
         held.append(ValueArg(data))
     assert len(ids) < 39  # (ids were reused: the case this test is about happened)
+
+
+def test_a_fault_names_the_parameter_as_this_launch_spells_it(gpu, modules) -> None:
+    """Packed parameters carry the labels of memory-error messages: a relaunch of the same
+    arguments under other parameter names names the parameter its own way."""
+    gpu.kernel = _mark
+    out = _buffer(np.zeros(64, np.int32))
+    args = [BufferArg(out), _value(np.int32(8))]
+    nd = NDRange((64,), (64,))
+    for names, label in ((("out", "shift"), "argument #0 'out'"), (("dst", "shift"), "argument #0 'dst'"),
+                         (("dst", "shift"), "argument #0 'dst'"), (None, "argument #0")):
+        with pytest.raises(KernelMemoryError, match=f"byte offset 256 of {label} \\(256 bytes\\)"):
+            launch(modules["mark"], "mark", args, nd, device=CUDA_DEVICE, param_names=names)

@@ -131,26 +131,31 @@ class _Plan:
         self.fn = self.mod.get_function(info.cuda_name)
         self.fptr = int(self.fn.kernel.ptr)  # the CUfunction cuLaunchKernel takes
         self.cacheable = not info.printf_sites  # printf: a record buffer per launch
-        self.packed: dict[tuple[Any, NDRange, int], packing.Packed] = {}  # per arguments
+        self.packed: dict[tuple[Any, NDRange, int, tuple[str, ...]], packing.Packed] = {}  # per arguments
         self.big_shared = 48 * 1024  # dynamic shared memory the function is set up for
         self.globals = [bounds.Region(int(self.mod.get_global(f"g{vid}").ptr), size, ro,
                                       f"{'constant' if ro else 'global'} allocation '{name}'")
                         for vid, size, ro, name in info.globals] if checked else []
         self.grids: dict[NDRange, list[tuple[Any, Any, tuple[Any, ...]]]] = {}
         # the last launch's packed parameters, by the identity of its argument objects
-        # (``runtime.args``: frozen), NDRange and step budget; forgotten when one of those
-        # argument objects goes, so an id in it always names the object it was taken from
-        self.last: tuple[tuple[int, ...], NDRange, int, packing.Packed, list[Any]] | None = None
+        # (``runtime.args``: frozen), NDRange, step budget and labels (the regions' names in
+        # error messages); forgotten when one of those argument objects goes, so an id in it
+        # always names the object it was taken from
+        self.last: tuple[tuple[int, ...], NDRange, int, Sequence[str], packing.Packed, list[Any]] | None = None
 
-    def reuse(self, args: Sequence[KernelArg], nd: NDRange, steps: int) -> packing.Packed | None:
+    def reuse(self, args: Sequence[KernelArg], nd: NDRange, steps: int,
+              labels: Sequence[str]) -> packing.Packed | None:
         """The last launch's packed parameters if ``args`` are its very argument objects."""
         last = self.last
-        if last is not None and last[1] is nd and last[2] == steps and last[0] == tuple(map(id, args)):
-            return last[3]
+        if last is not None and last[1] is nd and last[2] == steps and last[0] == tuple(map(id, args)) \
+                and last[3] == labels:
+            return last[4]
         return None
 
-    def remember(self, args: Sequence[KernelArg], nd: NDRange, steps: int, packed: packing.Packed) -> None:
-        self.last = (tuple(map(id, args)), nd, steps, packed, [weakref.ref(a, self._forget) for a in args])
+    def remember(self, args: Sequence[KernelArg], nd: NDRange, steps: int, labels: Sequence[str],
+                 packed: packing.Packed) -> None:
+        self.last = (tuple(map(id, args)), nd, steps, type(labels)(labels), packed,
+                     [weakref.ref(a, self._forget) for a in args])
 
     def _forget(self, _: Any) -> None:
         self.last = None
@@ -213,12 +218,12 @@ def _launch(module: Module, kernel: str, args: Sequence[KernelArg], ndrange: NDR
     checked = bounds.enabled(env)
     plan = _plan(module, kernel, sub_group_size, checked)
     steps = limits.max_steps(env) if checked else 0
-    packed = plan.reuse(args, ndrange, steps)
+    packed = plan.reuse(args, ndrange, steps, labels)
     written = packed.current() if packed is not None else None
     records = None
     if written is None:
         sig = packing.signature(args) if plan.cacheable else None
-        key = (sig, ndrange, steps)
+        key = (sig, ndrange, steps, tuple(labels))
         packed = plan.packed.get(key) if sig is not None else None
         written = packed.current() if packed is not None else None
         if written is None:
@@ -230,7 +235,7 @@ def _launch(module: Module, kernel: str, args: Sequence[KernelArg], ndrange: NDR
                     plan.packed.clear()
                 plan.packed[key] = packed
         if sig is not None and records is None and packed.cacheable:
-            plan.remember(args, ndrange, steps, packed)
+            plan.remember(args, ndrange, steps, labels, packed)
     dyn = packed.dyn
     if dyn > plan.big_shared:
         plan.fn.max_dynamic_shared_size_bytes = plan.big_shared = dyn
