@@ -420,20 +420,23 @@ SG_MINMAX_ID(u32, u32, 0, 0xffffffffu)
 SG_MINMAX_ID(u32, s32, 0x80000000u, 0x7fffffffu)
 SG_MINMAX_ID(u64, u64, 0, 0xffffffffffffffffULL)
 SG_MINMAX_ID(u64, s64, 0x8000000000000000ULL, 0x7fffffffffffffffULL)
+// identity() is what an exclusive scan gives a work-item with no active one before it:
+// "If op = add, the identity I is 0" (OpenCL C 2.0 s6.13.15), +0.0. Folds start from the
+// first value, never from identity(), so a sum of -0.0s stays -0.0 as on the CPU engine.
 struct OpFAddF { static __device__ __forceinline__ float apply(float a, float b) { return __fadd_rn(a, b); }
-                 static __device__ __forceinline__ float identity() { return -0.0f; } };
+                 static __device__ __forceinline__ float identity() { return 0.0f; } };
 struct OpFMinF { static __device__ __forceinline__ float apply(float a, float b) { return fminf(a, b); }
                  static __device__ __forceinline__ float identity() { return __int_as_float(0x7f800000); } };
 struct OpFMaxF { static __device__ __forceinline__ float apply(float a, float b) { return fmaxf(a, b); }
                  static __device__ __forceinline__ float identity() { return __int_as_float(0xff800000); } };
 struct OpFAddD { static __device__ __forceinline__ double apply(double a, double b) { return __dadd_rn(a, b); }
-                 static __device__ __forceinline__ double identity() { return -0.0; } };
+                 static __device__ __forceinline__ double identity() { return 0.0; } };
 struct OpFMinD { static __device__ __forceinline__ double apply(double a, double b) { return fmin(a, b); }
                  static __device__ __forceinline__ double identity() { return __longlong_as_double(0x7ff0000000000000LL); } };
 struct OpFMaxD { static __device__ __forceinline__ double apply(double a, double b) { return fmax(a, b); }
                  static __device__ __forceinline__ double identity() { return __longlong_as_double(0xfff0000000000000LL); } };
 struct OpFAddH { static __device__ __forceinline__ hbits apply(hbits a, hbits b) { return f2h(h2f(a) + h2f(b)); }
-                 static __device__ __forceinline__ hbits identity() { return 0x8000; } };
+                 static __device__ __forceinline__ hbits identity() { return 0x0000; } };
 struct OpFMinH { static __device__ __forceinline__ hbits apply(hbits a, hbits b) { return f2h(fminf(h2f(a), h2f(b))); }
                  static __device__ __forceinline__ hbits identity() { return 0x7c00; } };
 struct OpFMaxH { static __device__ __forceinline__ hbits apply(hbits a, hbits b) { return f2h(fmaxf(h2f(a), h2f(b))); }
