@@ -73,10 +73,10 @@ def test_exclusive_add_of_negative_zeros(device) -> None:
     sg_f, sg_d, sg_h, wg_f, wg_d, red, part = _run(np.full(N, -0.0, np.float32), device)
     lane, local = np.arange(N) % 8, np.arange(N) % L
     np.testing.assert_array_equal(sg_f, np.where(lane == 0, POS, NEG))
-    np.testing.assert_array_equal(sg_d, np.where(lane == 0, 0, 0x8000000000000000).astype(np.uint64))
+    np.testing.assert_array_equal(sg_d, np.where(lane == 0, np.uint64(0), np.uint64(1 << 63)))
     np.testing.assert_array_equal(sg_h, np.where(lane == 0, 0, 0x8000))
     np.testing.assert_array_equal(wg_f, np.where(local == 0, POS, NEG))
-    np.testing.assert_array_equal(wg_d, np.where(local == 0, 0, 0x8000000000000000).astype(np.uint64))
+    np.testing.assert_array_equal(wg_d, np.where(local == 0, np.uint64(0), np.uint64(1 << 63)))
     np.testing.assert_array_equal(red, np.full(N, NEG))
     # Lanes 3..7 active: lane 3 has no active lane before it.
     np.testing.assert_array_equal(part, np.where(lane < 3, 0xFFFFFFFF,

@@ -19,10 +19,14 @@ calls one that does is therefore rendered with that schedule made explicit:
   decides for conditional branches) and whose index is below ``sg_wait`` jumps straight
   there: the engine would run that block next, for the same lanes. Any other branch, and
   a return, stores the lane's next index in ``sg_pc`` and enters the scheduler.
-* A kernel's own function (never called from another) returns at once: the thread ends,
-  and CUDA's ``*_sync`` operations leave exited threads out, as the engine leaves returned
-  lanes out. A work-group barrier after some work-items returned then still completes
-  (exited threads do not hold it up), as it did before the schedule.
+* A kernel's own function (never called from another) ends a returning lane's thread at
+  its next scheduler round: every live lane of ``sg_in`` meets there, a ballot takes the
+  returned lanes out of ``sg_in`` and they exit, so no later ``*_sync`` mask names an exited
+  thread. (Exiting at the return itself, with the others' masks still naming the thread,
+  stopped an H200 with an illegal instruction in some code layouts: fuzz seed 127.) A
+  work-group barrier after some work-items returned still completes, as on the CPU
+  engine: the returned lanes have exited by the time the others reach it, since a lane
+  that returns leaves through the scheduler, and the others meet it there.
 * The scheduler (one place, so all lanes of ``sg_in`` meet at the same instructions) takes
   the lowest ``sg_pc`` over ``sg_in``, returns when it is ``SG_EXIT``, sets ``sg_m`` to the
   lanes waiting there and ``sg_wait`` to the lowest index of the others, and sends the
@@ -126,9 +130,7 @@ class Schedule:
 
     def ret(self, value: str | None) -> str:
         """A return: keep the value and wait in the scheduler for the other lanes to return
-        (a kernel's own function: end the thread)."""
-        if self.kernel_only:
-            return "return;"
+        (a kernel's own function: leave at the scheduler's next round)."""
         keep = f"sg_ret = {value}; " if value is not None else ""
         return f"{{ {keep}sg_pc = SG_EXIT; goto sg_sched; }}"
 
@@ -137,11 +139,18 @@ class Schedule:
         back = "return sg_ret;" if self.ret_ctype != "void" else "return;"
         cases = " ".join(f"case {k}u: goto L{label};" for label, k in sorted(self.index.items(),
                                                                               key=lambda x: x[1]))
+        if self.kernel_only:  # returned lanes leave sg_in, then end their threads
+            leave = ["    u32 live_ = __ballot_sync(sg_in, sg_pc != SG_EXIT);",
+                     "    if (sg_pc == SG_EXIT) return;",
+                     "    sg_in = live_;",
+                     "    u32 cur_ = sg_min_sync(sg_in, sg_pc);"]
+        else:
+            leave = ["    u32 cur_ = sg_min_sync(sg_in, sg_pc);",
+                     f"    if (cur_ == SG_EXIT) {back}"]
         return [
             " sg_sched:;",
             "  {",
-            "    u32 cur_ = sg_min_sync(sg_in, sg_pc);",
-            f"    if (cur_ == SG_EXIT) {back}",
+            *leave,
             "    sg_m = __ballot_sync(sg_in, sg_pc == cur_);",
             "    sg_wait = sg_min_sync(sg_in, sg_pc == cur_ ? SG_EXIT : sg_pc);",
             "    if (sg_pc != cur_) goto sg_sched;",
