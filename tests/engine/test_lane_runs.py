@@ -195,11 +195,14 @@ def _sweep(x: np.ndarray, n: int, skew: int, lanes: int, groups: int) -> np.ndar
     return out
 
 
+@pytest.mark.parametrize("bounds", ["1", "0"])
 @pytest.mark.parametrize("skew", [64, 63, 0, -4])
-def test_loop_index_the_same_at_every_lane_or_not(module, skew):
+def test_loop_index_the_same_at_every_lane_or_not(module, skew, bounds, monkeypatch):
     """``in[j]`` with j the same at every lane (skew 64: no lane is skewed), one lane's j
     ahead of the others' (the run's last lane, 63, or its first, 0: the loop's lanes differ
-    at one end of the run), every lane's different (skew -4: j = l % 4, step 4)."""
+    at one end of the run), every lane's different (skew -4: j = l % 4, step 4); with checks
+    and without (``SGVM_BOUNDS=0``: no pre-pass, the copy reading one value still)."""
+    monkeypatch.setenv("SGVM_BOUNDS", bounds)
     n = 40
     x = np.random.default_rng(5).random(n, np.float32)
     (_, got), _ = run(module, "sweep", [x, np.zeros(128, np.float32), np.int32(n),

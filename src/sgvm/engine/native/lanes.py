@@ -116,7 +116,7 @@ def render(r, seg, block: Block, k: int, index: dict[int, int]) -> list[str]:
     noted, ptrs = r.noted, list(r.guarded_ptrs)
     skip = f"if (!sg_run && sg_pc[l] != {k}) continue;"
     if not noted:
-        return [*_loop("true", skip), *checked, "    } }"]
+        return _plain(r, insts, checked, skip)
     checked.append("      if (sg_fs) { sg_fsl[l] = sg_fs; sg_fpl[l] = sg_fp; } sg_bad |= sg_fs;")
     checked.insert(0, "      u32 sg_fs = 0, sg_fp = 0;")
     flush = (f"    if (sg_bad) sg_flush(sg_g, sg_vol, sg_fsl, sg_fpl, {r.symbol}_sites, sg_rt); }}")
@@ -141,6 +141,18 @@ def render(r, seg, block: Block, k: int, index: dict[int, int]) -> list[str]:
             *_loop("sg_clean && !sg_uni", ""), *unchecked, "    } }",
             *_loop("!sg_clean", skip), *checked,
             "    } }", flush]
+
+
+def _plain(r, insts: list[Instruction], lines: list[str], skip: str) -> list[str]:
+    """A segment without checks; when its addresses read lane arrays, a copy reading one
+    value for runs where every lane holds the same (``uniform.py``)."""
+    ptrs = [i.operands[0].value for i in insts if i.opname in ("OpLoad", "OpStore")]
+    addresses = _slice(r, insts, ptrs) if ptrs else None
+    same = uniform.candidates(r, insts, addresses) if addresses else {}
+    if not same:
+        return [*_loop("true", skip), *lines, "    } }"]
+    return ["    {", *uniform.test(same), *_loop("sg_uni", ""), *uniform.substitute(lines, same),
+            "    } }", *_loop("!sg_uni", skip), *lines, "    } } }"]
 
 
 def _body(r, insts: list[Instruction], block: Block, index: dict[int, int], mode: str) -> list[str]:
