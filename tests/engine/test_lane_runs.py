@@ -36,6 +36,11 @@ kernel void window(global const int *in, global int *out, int lo, int hi, int pa
   if (l >= lo && l < hi) out[y * w + x] = in[y * w + x] * 3 + x - y + pad;
 }
 
+kernel void block3(global int *out, int lo, int hi) {
+  int l = get_local_linear_id(), i = get_global_linear_id();
+  if (l >= lo && l < hi) out[i] = i * 2 + l;
+}
+
 kernel void copy(global const float *a, global float *c) {
   size_t i = get_global_id(0);
   c[i] = a[i];
@@ -44,6 +49,11 @@ kernel void copy(global const float *a, global float *c) {
 kernel void spread(global const int *in, global int *out) {
   size_t i = get_global_id(0);
   out[i] = in[(int)((uint)i * 0x10000000u)];
+}
+
+kernel void spread64(global const int *in, global int *out) {
+  size_t i = get_global_linear_id();
+  out[i] = in[(int)(i * 0x10000000UL)];
 }
 
 kernel void across(global const int *in, global int *out, int w) {
@@ -126,6 +136,40 @@ def test_run_across_rows(module, lo, hi):
     np.testing.assert_array_equal(got, want)
 
 
+def _block3(lo: int, hi: int):
+    """(global ids z, y, x; local linear id; which lanes run) of the (4, 4, 4) launch of
+    ``block3`` in (4, 4, 2) groups: two planes of four rows each."""
+    z, y, x = np.mgrid[0:4, 0:4, 0:4]
+    local = ((z % 2) * 4 + y) * 4 + x
+    return z, y, x, local, (local >= lo) & (local < hi)
+
+
+@pytest.mark.parametrize("lo,hi", [(3, 29), (0, 32), (6, 10), (17, 32)])
+def test_run_across_planes(module, lo, hi):
+    """Runs over the rows of both planes of 3-D work-groups (the pre-pass counts rows by
+    local ids 2 and 1)."""
+    out = np.full((4, 4, 4), -3, np.int32)
+    (got,), _ = run(module, "block3", [out.copy(), np.int32(lo), np.int32(hi)], (4, 4, 4),
+                    (4, 4, 2))
+    *_, local, sel = _block3(lo, hi)
+    want = out.copy()
+    want[sel] = (np.arange(64).reshape(4, 4, 4) * 2 + local)[sel]
+    np.testing.assert_array_equal(got, want)
+
+
+def test_fault_in_a_run_across_planes(module, own_record):
+    """The store leaves a buffer of 50 elements first at the lowest global linear id (here
+    the element's index) among the lanes of the run whose index is 50 or more: in the
+    second plane of the second work-group, the first plane within the buffer."""
+    z, y, x, _, sel = _block3(3, 29)
+    bad = int(np.flatnonzero(sel.reshape(-1) & (np.arange(64) >= 50))[0])
+    gid = ", ".join(str(int(v.reshape(-1)[bad])) for v in (x, y, z))
+    with pytest.raises(KernelMemoryError,
+                       match=rf"store .*byte offset {4 * bad} .*global id \({gid}\)"):
+        run(module, "block3", [np.zeros(50, np.int32), np.int32(3), np.int32(29)], (4, 4, 4),
+            (4, 4, 2))
+
+
 def test_fault_in_a_run_names_its_first_work_item(module, own_record):
     """The store of the run (lanes 4 to 11 of each 16-lane group) leaves the buffer at
     global id (20, 1) first: checked lane by lane after its pre-pass fails."""
@@ -150,12 +194,15 @@ def test_single_store_segment(module):
 
 
 
-def test_index_wrapping_between_the_rows_ends(module, own_record):
+@pytest.mark.parametrize("kernel", ["spread", "spread64"])
+def test_index_wrapping_between_the_rows_ends(module, own_record, kernel):
     """``(int)(i * 2^28)`` is 0 at lanes 0 and 16 of a row of 17 and wraps between them:
-    both ends lie in the buffer, lane 1 reads 1 GiB past its start."""
+    both ends lie in the buffer, lane 1 reads 1 GiB past its start. (``spread``: a 32-bit
+    product sign extended; ``spread64``: a 64-bit one, whose low half clang sign extends
+    with a shift left and right.)"""
     with pytest.raises(KernelMemoryError,
                        match=r"load .*global id \(1,\)"):
-        run(module, "spread", [np.zeros(64, np.int32), np.zeros(17, np.int32)], 17, 17)
+        run(module, kernel, [np.zeros(64, np.int32), np.zeros(17, np.int32)], 17, 17)
 
 
 def test_index_wrapping_inside_a_row(module, own_record):

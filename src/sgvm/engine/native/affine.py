@@ -7,7 +7,8 @@ to the next, it grows by ``k`` modulo 2^width: the work-item ids and the linear 
 1, everything computed from the launch's constants, the arguments and ids 1 and 2 step 0,
 and sums, differences, products by a constant and shifts by a constant combine steps. A
 value widened by sign or zero extension (``OpSConvert``, ``OpUConvert``, an access chain's
-index narrower than 64 bits: "indices are treated as signed") stays affine only while the
+index narrower than 64 bits: "indices are treated as signed", a shift left and back right
+by no more) stays affine only while the
 narrow value does not wrap inside the row: each such *extension* is tested at the row's two
 ends (the exact extended values at both ends differ by ``k`` × (lanes − 1) exactly when no
 lane between wraps, the values being a run of consecutive multiples of ``k``). An address
@@ -39,7 +40,7 @@ LIMIT = 1 << 32  # the largest |step| of an address tested at its ends
 @dataclass(frozen=True)
 class Extension:
     """A narrow value ``vid`` of ``width`` bits widened (``signed``: sign extension) where the
-    narrow value has step ``k``."""
+    narrow value has step ``k`` (``width`` 64: ``vid`` is the extended value itself)."""
 
     vid: int
     width: int
@@ -130,6 +131,8 @@ class Steps:
                 return Step(0, a.extensions | b.extensions)
             return None if c is None or b.k or c >= width else Step(_wrap(a.k << c, width),
                                                                     a.extensions)
+        if o in ("OpShiftRightArithmetic", "OpShiftRightLogical") and None not in ops:
+            return self._extension(vid, inst, ops, width)
         if o == "OpSNegate" and None not in ops:
             return Step(_wrap(-ops[0].k, width), ops[0].extensions)
         if o in ("OpUConvert", "OpSConvert") and None not in ops:
@@ -146,6 +149,25 @@ class Steps:
         if o in _CHAINS:
             return self._chain(inst)
         return self._invariant(inst)
+
+    def _extension(self, vid: int, inst: Instruction, ops: list[Step], width: int) -> Step | None:
+        """``(v << c) >> d`` with ``d <= c``: v's low ``width - c`` bits sign (arithmetic) or
+        zero extended, times 2^(c - d), as clang writes ``(long)(int)v * 4``; tested at the
+        row's ends like OpSConvert (the result itself compared: it is exact exactly when
+        the extension is)."""
+        (v, did), (a, b) = inst.ids(), ops
+        if not a.k and not b.k:
+            return Step(0, a.extensions | b.extensions)
+        d, src = self._const(did), self.defs.get(v)
+        if d is None or b.k or src is None or src.opname != "OpShiftLeftLogical":
+            return None
+        c = self._const(src.ids()[1])
+        inner = self.of(src.ids()[0])
+        if c is None or inner is None or not 0 < d <= c < width:
+            return None
+        k = _wrap(inner.k, width - c) << (c - d)
+        ext = Extension(vid, width, inst.opname == "OpShiftRightArithmetic", k)
+        return Step(k, inner.extensions | {ext})
 
     def _invariant(self, inst: Instruction) -> Step | None:
         """Any other computation: step 0 when every operand has step 0."""

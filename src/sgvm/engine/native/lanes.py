@@ -149,8 +149,8 @@ def _plain(r, insts: list[Instruction], lines: list[str], skip: str) -> list[str
     ptrs = [i.operands[0].value for i in insts if i.opname in ("OpLoad", "OpStore")]
     addresses = _slice(r, insts, ptrs) if ptrs else None
     same = uniform.candidates(r, insts, addresses) if addresses else {}
-    if not same:
-        return [*_loop("true", skip), *lines, "    } }"]
+    if not same:  # a run without the test of each lane's counter (clang does not unswitch)
+        return [*_loop("sg_run", ""), *lines, "    } }", *_loop("!sg_run", skip), *lines, "    } }"]
     return ["    {", *uniform.test(same), *_loop("sg_uni", ""), *uniform.substitute(lines, same),
             "    } }", *_loop("!sg_uni", skip), *lines, "    } } }"]
 
@@ -239,9 +239,18 @@ def _pre(r, insts: list[Instruction], addresses: set[int], block: Block,
 def _ends(r, tests: list[str], exts: list[affine.Extension], decl: str,
           lines: list[str]) -> list[str]:
     """Per row: the addresses computed at its first and last lane and tested there, and each
-    extension's exact values at both ends compared (``affine.py``)."""
+    extension's exact values at both ends compared (``affine.py``). The rows are counted by
+    their local ids 2 and 1 (row ``y + z * lsz1`` holds lanes from ``(y + z * lsz1) * lsz0``),
+    so that the loop over a plane's rows vectorises."""
     names = [(f"sg_e{n}a", f"sg_e{n}b") for n in range(len(exts))]
-    out = [*_loop("true", "")[:3]]
+    out = ["    { const u32 sg_r0 = sg_first / sg_row, sg_r1 = (sg_end - 1) / sg_row + 1, "
+           "sg_ny = (u32)sg_lsz1;",
+           "    for (u32 sg_z = sg_r0 / sg_ny; sg_z * sg_ny < sg_r1; sg_z++) {",
+           "      const u32 sg_ya = sg_r0 > sg_z * sg_ny ? sg_r0 - sg_z * sg_ny : 0, "
+           "sg_yb = sg_r1 - sg_z * sg_ny < sg_ny ? sg_r1 - sg_z * sg_ny : sg_ny;",
+           "      for (u32 sg_y = sg_ya; sg_y < sg_yb; sg_y++) {",
+           "      const u32 sg_l0 = (sg_z * sg_ny + sg_y) * sg_row;",
+           _loop("true", "")[2]]
     if names:
         out.append("      s64 " + ", ".join(x for pair in names for x in pair) + ";")
     for end, x in ((0, "sg_xa"), (1, "sg_xb - 1")):
@@ -253,7 +262,7 @@ def _ends(r, tests: list[str], exts: list[affine.Extension], decl: str,
         out.append("      }")
     for e, (a, b) in zip(exts, names, strict=True):
         out.append(f"      sg_pre |= {a} + (s64){e.k}LL * (s64)(sg_xb - 1 - sg_xa) != {b};")
-    return [*out, "    }"]
+    return [*out, "    } } }"]
 
 
 def next_block(term: Instruction, index: dict[int, int]) -> list[str]:
