@@ -122,7 +122,8 @@ def render(r, seg, block: Block, k: int, index: dict[int, int]) -> list[str]:
     flush = (f"    if (sg_bad) sg_flush(sg_g, sg_vol, sg_fsl, sg_fpl, {r.symbol}_sites, sg_rt); }}")
     addresses = None if r.slow else _slice(r, insts, ptrs)
     if addresses is None:
-        return ["    { u32 sg_bad = 0;", *_loop("true", skip), *checked, "    } }", flush]
+        return ["    { u32 sg_bad = 0;", *_loop("sg_run", ""), *checked, "    } }",
+                *_loop("!sg_run", skip), *checked, "    } }", flush]
     unchecked = _body(r, insts, block, index, "off")
     pre = _pre(r, insts, addresses, block, index, {})
     same = uniform.candidates(r, insts, addresses)
@@ -295,6 +296,9 @@ def _loop(when: str, skip: str) -> list[str]:
             "      const u32 sg_y = sg_lid1[sg_l0], sg_z = sg_lid2[sg_l0];",
             "      const u32 sg_xa = sg_l0 < sg_first ? sg_first - sg_l0 : 0, "
             "sg_xb = sg_end - sg_l0 < sg_row ? sg_end - sg_l0 : sg_row;",
-            # no interleaving: a vector loop of 16 lanes runs for rows of 16 (2-D work-groups)
+            # no interleaving: a vector loop of 16 lanes runs for rows of 16 (2-D work-groups);
+            # a loop testing each lane's counter is left scalar (it runs for lanes that are
+            # not one run, or after a fault; vectorising every copy doubled compile times)
+            '      _Pragma("clang loop vectorize(disable)")' if skip else
             '      _Pragma("clang loop interleave_count(1)")',
             f"      for (u32 sg_x = sg_xa; sg_x < sg_xb; sg_x++) {{ const u32 l = sg_l0 + sg_x; {skip}"]
