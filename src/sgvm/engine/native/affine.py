@@ -92,7 +92,7 @@ class Steps:
                 or vid in r.globals or vid in self.same:
             return Step(0)
         inst = self.defs.get(vid)
-        if inst is None or r.storage.get(vid) == "lane":
+        if inst is None or r.storage.get(vid) in ("lane", "sg"):
             return None
         o = inst.opname
         if o == "OpLoad":

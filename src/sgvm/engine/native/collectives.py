@@ -29,14 +29,18 @@ _ARITH = {"OpGroupIAdd": "add", "OpGroupFAdd": "add", "OpGroupSMin": "smin",
 
 def at(r, vid: int, lane: str) -> list[str]:
     """The leaves of ``vid`` in lane ``lane`` (a C expression)."""
-    return [re.sub(r"\[l\]", f"[{lane}]", x) for x in r.leaves(vid)]
+    r.across.add(vid)
+    return [re.sub(r"\[l( - sg_o)?\]", f"[{lane}\\1]", x) for x in r.leaves(vid)]
 
 
 def _loop(r, scope: int, k: int, body: list[str]) -> None:
     """Run ``body`` once per group of ``scope``: lanes ``[g0, g1)``."""
     act = f"(sg_all || sg_pc[l] == {k}u)"
     r.emit(f"#define SG_ACT(l) {act}")
-    if scope == WORKGROUP:
+    if scope == SUBGROUP and r.sub_group:  # the sub-groups of one bundle (regions.py)
+        r.emit(f"for (u32 g0 = sg_o; g0 < sg_o + sg_n; g0 += {r.S}u) {{ "
+               f"const u32 g1 = g0 + {r.S}u < sg_o + sg_n ? g0 + {r.S}u : sg_o + sg_n;")
+    elif scope == WORKGROUP:
         r.emit("{ const u32 g0 = 0, g1 = sg_vol;")
     elif scope == SUBGROUP:
         r.emit(f"for (u32 g0 = 0; g0 < sg_vol; g0 += {r.S}u) {{ "

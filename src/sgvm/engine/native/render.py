@@ -15,6 +15,9 @@ The execution model is the NumPy engine's, compiled:
   either only reads memory or makes one write and reads nothing (private memory, which
   no other lane sees, does not count).
 * Phis are copied per lane on the edge the lane takes; the terminator sets ``pc[l]``.
+* Regions of blocks without work-group barriers, work-group collectives or atomics run
+  bundle by bundle (whole sub-groups) with their own scheduler, values that never leave
+  the region in the bundle's local arrays (``regions.py``).
 
 The per-instruction C comes from the shared lowering (``engine/clower``); this module adds
 the structure, the built-in variables and the collectives.
@@ -32,7 +35,7 @@ from ..clower import dot, ext, ops  # noqa: F401  (dot registers into ops.OPS)
 from ..common import types as T
 from ..common.block_order import block_order
 from ..common.constants import ALLOWED, byte_offset, constant_sampler
-from . import checks, lanes, non_uniform
+from . import checks, lanes, non_uniform, regions
 from .inline import flatten
 
 _IGNORED = ("OpLoopMerge", "OpSelectionMerge", "OpLine", "OpNoLine", "OpLifetimeStart",
@@ -93,7 +96,7 @@ class Renderer:
         self.ops = dict(ops.OPS) | non_uniform.LANE_OPS
         self.ext = {k: v for k, v in ext.EXT.items() if k not in _UNSUPPORTED_EXT}
         self.lines: list[str] = []
-        self.storage: dict[int, str] = {}  # value id → "lane" | "local" | "scalar"
+        self.storage: dict[int, str] = {}  # value id → "lane" | "sg" | "local" | "remat" | "scalar"
         self.local_offsets: dict[int, int] = {}
         self.private: dict[int, int] = {}  # Function variable → offset in a lane's slot
         self.params: dict[int, str] = {}  # parameter id → C name prefix
@@ -102,6 +105,8 @@ class Renderer:
         self.noted = False  # the lane loop being rendered notes faults (checks.SG_CK)
         self.slow = False  # … and checks some access with sg_ok
         self.guarded_ptrs: list[int] = []  # … through these pointers
+        self.sub_group = False  # rendering a region's blocks for one bundle (regions.py)
+        self.across: set[int] = set()  # values some lane reads of another (collectives.at)
         self.pre_checks: list[tuple[int, str, int]] = []  # what a pre-pass tests (lanes.py)
 
     # -- the interface the shared lowering uses (engine/clower) --------------------------
@@ -130,6 +135,8 @@ class Renderer:
         names = [base] if n == 1 else [f"{base}_{k}" for k in range(n)]
         if self.storage.get(vid) == "lane":
             return [f"{x}[l]" for x in names]
+        if self.storage.get(vid) == "sg":  # a bundle's local array (regions.py)
+            return [f"{x}[l - sg_o]" for x in names]
         return names
 
     def leaf(self, vid: int) -> str:
@@ -196,7 +203,7 @@ class Renderer:
     def render(self) -> tuple[str, dict[str, KernelInfo | UnsupportedError]]:
         """The C++ source and, per kernel, how to call it (or why it cannot run natively;
         the module's other kernels still do)."""
-        out = [f"#define SG_SIZE {self.S}u", PRELUDE, non_uniform.HEADER]
+        out = [f"#define SG_SIZE {self.S}u\n#define SG_RW {regions.bundle(self.S)}u", PRELUDE, non_uniform.HEADER]
         kernels: dict[str, KernelInfo | UnsupportedError] = {}
         for i, ep in enumerate(self.m.entry_points):
             if ep.execution_model != "Kernel":
@@ -265,16 +272,27 @@ class Renderer:
         self.labels = set(index)
         segments = [self._segments(b) for b in blocks]
         self._classify(f, blocks, segments)
+        spans = regions.intervals(self, f, blocks)
+        kept = regions.local_values(self, f, blocks, spans)
+        self.storage.update(dict.fromkeys(kept, "sg"))
         self.private_bytes = info.private_bytes = self._private_layout(f, info)
         frame, offsets = self._frame(f)
         info.frame_bytes = frame
         body: list[str] = []
+        phases: list[str] = []
+        in_region = {k for lo, hi in spans for k in range(lo, hi + 1)}
         for k, (b, segs) in enumerate(zip(blocks, segments, strict=True)):
-            body.append(f"    case {k}: {{ u32 sg_took = 0;")
-            for seg in segs:
-                body += self._segment(seg, b, k, index)
-            body += lanes.next_block(b.terminator, index)
-            body.append("      break; }")
+            if k not in in_region:
+                body += self._case(k, b, segs, index)
+        for n, (lo, hi) in enumerate(spans):
+            self.sub_group = True
+            try:
+                cases = [x for k in range(lo, hi + 1)
+                         for x in self._case(k, blocks[k], segments[k], index)]
+            finally:
+                self.sub_group = False
+            decls = regions.declarations(self, sorted(v for v, m in kept.items() if m == n))
+            phases += regions.phase((lo, hi), decls, cases)
         spec = self._spec_ops(f)
         # The frame's arrays are parameters marked __restrict: clang then knows a store to a
         # lane array changes no buffer and no other lane array, and vectorises loops that
@@ -332,6 +350,7 @@ class Renderer:
             "sg_hi = p > sg_hi ? p : sg_hi; } }",
             "      sg_next = SG_SCAN;",
             "      if (sg_b == SG_EXIT) break;",
+            *phases,
             "      if (sgc->checks && ++sg_steps > sgc->steps) {",
             "        sg_fault(sgc->fault, sg_linear_gid(sg_g, 0), 0, 0, 0, 8); return 1; }",
             "      const bool sg_all = sg_hi == sg_b;",
@@ -522,6 +541,13 @@ class Renderer:
                                                operands))
         out, self.lines = self.lines, saved
         return out
+
+    def _case(self, k: int, b: Block, segs: list[_Segment], index: dict[int, int]) -> list[str]:
+        """Block number ``k`` as a case of the scheduler's switch."""
+        out = [f"    case {k}: {{ u32 sg_took = 0;"]
+        for seg in segs:
+            out += self._segment(seg, b, k, index)
+        return [*out, *lanes.next_block(b.terminator, index), "      break; }"]
 
     def _segment(self, seg: _Segment, block: Block, k: int, index: dict[int, int]) -> list[str]:
         if seg.kind == "barrier":

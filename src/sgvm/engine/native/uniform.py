@@ -22,38 +22,41 @@ from ...spirv import Instruction
 from ..clower import ctypes_ as C
 
 
-def candidates(r, insts: list[Instruction], addresses: set[int]) -> dict[int, tuple[str, str]]:
+def candidates(r, insts: list[Instruction], addresses: set[int]
+               ) -> dict[int, tuple[str, str, str]]:
     """The lane arrays the address computations of ``insts`` read: value id → (C name of the
-    array, its C type); integers and pointers of one leaf that ``insts`` do not compute."""
+    array, its C type, what its index subtracts from the lane: a bundle's local arrays, see
+    regions.py); integers and pointers of one leaf that ``insts`` do not compute."""
     defined = {i.result_id for i in insts}
-    out: dict[int, tuple[str, str]] = {}
+    out: dict[int, tuple[str, str, str]] = {}
     for inst in insts:
         if inst.result_id not in addresses:
             continue
         for vid in inst.ids():
-            if vid in out or vid in defined or r.storage.get(vid) != "lane":
+            if vid in out or vid in defined or r.storage.get(vid) not in ("lane", "sg"):
                 continue
             lts = C.leaf_types(r.type_of(vid))
             if len(lts) == 1 and lts[0].op in ("Int", "Pointer"):
                 (name,) = r.leaves(vid)
-                out[vid] = (name.removesuffix("[l]"), C.scalar_ctype(lts[0]))
+                a, _, index = name.partition("[l")
+                out[vid] = (a, C.scalar_ctype(lts[0]), index.removesuffix("]"))
     return out
 
 
-def test(cands: dict[int, tuple[str, str]]) -> list[str]:
+def test(cands: dict[int, tuple[str, str, str]]) -> list[str]:
     """C: ``sg_uni`` (every candidate the same at every lane of the run) and the values."""
-    decl = " ".join(f"{ct} sg_u{vid} = 0;" for vid, (_, ct) in cands.items())
-    same = " && ".join(f"{a}[l] == {a}[sg_first]" for a, _ in cands.values())
-    first = " ".join(f"sg_u{vid} = {a}[sg_first];" for vid, (a, _) in cands.items())
+    decl = " ".join(f"{ct} sg_u{vid} = 0;" for vid, (_, ct, _) in cands.items())
+    same = " && ".join(f"{a}[l{o}] == {a}[sg_first{o}]" for a, _, o in cands.values())
+    first = " ".join(f"sg_u{vid} = {a}[sg_first{o}];" for vid, (a, _, o) in cands.items())
     return [f"    bool sg_uni = false; {decl}",
             f"    if (sg_run) {{ sg_uni = true; {first}",
             f"      for (u32 l = sg_first; l < sg_end; l++) sg_uni &= {same}; }}"]
 
 
-def substitute(lines: list[str], cands: dict[int, tuple[str, str]]) -> list[str]:
+def substitute(lines: list[str], cands: dict[int, tuple[str, str, str]]) -> list[str]:
     """``lines`` reading ``sg_u<id>`` for each candidate's element (its writes are kept)."""
     out = lines
-    for vid, (a, _) in cands.items():
-        read = re.compile(rf"(?<![\w]){re.escape(a)}\[l\](?!\s*=(?!=))")
+    for vid, (a, _, o) in cands.items():
+        read = re.compile(rf"(?<![\w]){re.escape(a)}\[l{re.escape(o)}\](?!\s*=(?!=))")
         out = [read.sub(f"sg_u{vid}", x) for x in out]
     return out
