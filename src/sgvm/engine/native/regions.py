@@ -138,15 +138,19 @@ def local_values(r, f: Function, blocks: list[Block], regions: list[tuple[int, i
 
 
 def declarations(r, values: list[int]) -> list[str]:
-    """The bundle's local arrays of ``values``; zeros where a collective reads one lane's
-    value in another (``r.across``), which may be a lane that has not computed it."""
+    """The bundle's local arrays of ``values``; zeros at the bundle's sub-groups' lanes
+    (a partial one's padding too) where a collective reads one lane's value in another
+    (``r.across``), which may be a lane that has not computed it."""
     lines = []
     for vid in values:
         lts = C.leaf_types(r.type_of(vid))
         names = [f"r{vid}"] if len(lts) == 1 else [f"r{vid}_{k}" for k in range(len(lts))]
-        init = " = {}" if vid in r.across else ""
-        lines += [f"        {C.scalar_ctype(x)} {n}[SG_RW]{init};"
-                  for x, n in zip(lts, names, strict=True)]
+        for x, n in zip(lts, names, strict=True):
+            ct = C.scalar_ctype(x)
+            lines.append(f"        {ct} {n}[SG_RW];")
+            if vid in r.across:
+                lines.append(f"        for (u32 l = 0; l < (sg_n + SG_SIZE - 1) / SG_SIZE * SG_SIZE; "
+                             f"l++) {n}[l] = ({ct})0;")
     return lines
 
 
