@@ -35,22 +35,10 @@ from ..clower import dot, ext, ops  # noqa: F401  (dot registers into ops.OPS)
 from ..common import types as T
 from ..common.block_order import block_order
 from ..common.constants import ALLOWED, byte_offset, constant_sampler
-from . import checks, lanes, non_uniform, regions
+from . import checks, lanes, non_uniform, regions, segmentation
 from .inline import flatten
+from .segmentation import Segment
 
-_IGNORED = ("OpLoopMerge", "OpSelectionMerge", "OpLine", "OpNoLine", "OpLifetimeStart",
-            "OpLifetimeStop", "OpNop", "OpMemoryNamedBarrier", "OpMemoryBarrier", "OpPhi")
-_COLLECTIVE = {"OpGroupIAdd", "OpGroupFAdd", "OpGroupSMin", "OpGroupUMin", "OpGroupFMin",
-               "OpGroupSMax", "OpGroupUMax", "OpGroupFMax", "OpGroupAll", "OpGroupAny",
-               "OpGroupBroadcast", "OpSubgroupShuffleINTEL", "OpSubgroupShuffleDownINTEL",
-               "OpSubgroupShuffleUpINTEL", "OpSubgroupShuffleXorINTEL",
-               "OpSubgroupBlockReadINTEL", "OpSubgroupBlockWriteINTEL", "OpControlBarrier"}
-_COLLECTIVE |= set(non_uniform.COLLECTIVES)  # cl_khr_subgroup_* (non_uniform.py)
-_WRITES = {"OpStore", "OpCopyMemory", "OpCopyMemorySized"}
-_EXT_WRITES = {"vstore_half", "vstore_halfn", "vstorea_halfn", "vstoren", "frexp", "modf",
-               "sincos", "fract", "lgamma_r", "remquo"}
-_EXT_READS = {"vloadn", "vload_half", "vload_halfn", "vloada_halfn"}
-_UNSUPPORTED_EXT = {"printf"}
 _HEADER = 24  # frame bytes per lane before the lane arrays: pc, local ids, fault notes
 _ID_DIMS = {"GlobalInvocationId", "LocalInvocationId", "WorkgroupId", "WorkgroupSize",
             "EnqueuedWorkgroupSize", "GlobalSize", "NumWorkgroups", "GlobalOffset"}
@@ -75,14 +63,6 @@ class KernelInfo:
     globals: list[int] = field(default_factory=list)
 
 
-@dataclass
-class _Segment:
-    kind: str  # "lanes" (one fused loop), "collective" (one instruction), "barrier"
-    insts: list[Instruction] = field(default_factory=list)
-    writes: bool = False
-    reads: bool = False
-
-
 class Renderer:
     """Renders the kernels of one module for one sub-group size; see the module docstring."""
 
@@ -94,7 +74,7 @@ class Renderer:
         self.bounds = bounds
         self.builtins = module.builtin_variables()
         self.ops = dict(ops.OPS) | non_uniform.LANE_OPS
-        self.ext = {k: v for k, v in ext.EXT.items() if k not in _UNSUPPORTED_EXT}
+        self.ext = {k: v for k, v in ext.EXT.items() if k not in segmentation.UNSUPPORTED_EXT}
         self.lines: list[str] = []
         self.storage: dict[int, str] = {}  # value id → "lane" | "sg" | "local" | "remat" | "scalar"
         self.local_offsets: dict[int, int] = {}
@@ -270,8 +250,8 @@ class Renderer:
         blocks = [by_label[label] for label in order]
         index = {label: k for k, label in enumerate(order)}
         self.labels = set(index)
-        segments = [self._segments(b) for b in blocks]
-        self._classify(f, blocks, segments)
+        segments = [segmentation.split(self, b) for b in blocks]
+        segmentation.classify(self, f, blocks, segments)
         spans = regions.intervals(self, f, blocks)
         kept = regions.local_values(self, f, blocks, spans)
         self.storage.update(dict.fromkeys(kept, "sg"))
@@ -418,104 +398,6 @@ class Renderer:
                 off += 8
         return off + _HEADER, out
 
-    # -- segments ---------------------------------------------------------------------------
-    def _memory(self, inst: Instruction) -> tuple[bool, bool]:
-        """(reads, writes) memory other lanes may see."""
-        o = inst.opname
-
-        def shared(ptr: int) -> bool:
-            return self.type_of(ptr).storage_class != "Function"
-
-        if o == "OpLoad":
-            p = inst.operands[0].value
-            return p not in self.builtins and shared(p), False
-        if o in _WRITES:
-            return False, any(shared(i) for i in inst.ids()[:2])
-        if o.startswith("OpAtomic"):
-            return False, True
-        if o == "OpExtInst":
-            name = inst.ext_opname or ""
-            if name in _UNSUPPORTED_EXT:
-                raise UnsupportedError(f"native backend: OpenCL.std {name}")
-            ptrs = [i for i in inst.ids()[1:] if self.m.type_of(i) is not None
-                    and self.type_of(i).op == "Pointer"] if name in _EXT_READS | _EXT_WRITES else []
-            if name in _EXT_READS:
-                return any(shared(p) for p in ptrs), False
-            if name in _EXT_WRITES:
-                return False, any(shared(p) for p in ptrs)
-        return False, False
-
-    def _segments(self, block: Block) -> list[_Segment]:
-        segs = [_Segment("lanes")]
-        for inst in block.instructions[:-1]:
-            o = inst.opname
-            if o in _IGNORED or (o == "OpVariable" and len(inst.operands) < 2):
-                continue
-            if o in _COLLECTIVE:
-                kind = "barrier" if o == "OpControlBarrier" else "collective"
-                segs += [_Segment(kind, [inst]), _Segment("lanes")]
-                continue
-            if o not in self.ops and o not in ("OpLoad", "OpStore", "OpVariable"):
-                raise UnsupportedError(f"native backend: {o}" + (
-                    f" ({inst.ext_opname})" if inst.ext_opname else ""))
-            reads, writes = self._memory(inst)
-            cur = segs[-1]
-            if (reads and cur.writes) or (writes and (cur.writes or cur.reads)):
-                cur = _Segment("lanes")
-                segs.append(cur)
-            cur.insts.append(inst)
-            cur.reads |= reads
-            cur.writes |= writes
-        if segs[-1].kind != "lanes":
-            segs.append(_Segment("lanes"))
-        segs[-1].insts.append(block.terminator)
-        return [s for s in segs if s.kind != "lanes" or s.insts]
-
-    def _classify(self, f: Function, blocks: list[Block], segments: list[list[_Segment]]) -> None:
-        """Values used only in the segment defining them are C locals; the rest lane arrays."""
-        where: dict[int, tuple[int, int]] = {}
-        uses: dict[int, set[tuple[int, int]]] = {}
-        for k, segs in enumerate(segments):
-            for j, seg in enumerate(segs):
-                for inst in seg.insts:
-                    if inst.result_id is not None and inst.result_type is not None \
-                            and inst.opname != "OpVariable":
-                        where[inst.result_id] = (k, j)
-                        if seg.kind == "collective":
-                            self.storage[inst.result_id] = "lane"
-                    for i in inst.ids():
-                        uses.setdefault(i, set()).add((k, j))
-        index = {b.label: k for k, b in enumerate(blocks)}
-        for b in f.blocks:
-            for inst in b.instructions:
-                if inst.opname != "OpPhi":
-                    continue
-                self.storage[inst.result_id] = "lane"
-                for op in inst.operands:
-                    value, pred = op.value
-                    if pred in index:
-                        uses.setdefault(value, set()).add((index[pred], len(segments[index[pred]]) - 1))
-        pure = self._pure(f)
-        for vid, site in where.items():
-            if vid in self.storage:
-                continue
-            used = uses.get(vid, set())
-            if used <= {site}:
-                self.storage[vid] = "local"
-            elif vid in pure and lanes.cheap(pure, vid) and not any(
-                    segments[k][j].kind == "collective" for k, j in used):
-                self.storage[vid] = "remat"
-            else:
-                self.storage[vid] = "lane"
-        self.uses = uses
-
-    def _pure(self, f: Function) -> dict[int, Instruction]:
-        self.impure = _COLLECTIVE | _EXT_READS | _EXT_WRITES | _UNSUPPORTED_EXT
-        self.pure = lanes.pure(self, f, self.impure)
-        self.position = {i.result_id: n for n, i in enumerate(
-            i for b in f.blocks for i in b.instructions) if i.result_id is not None}
-        return self.pure
-
     def _spec_ops(self, f: Function) -> list[str]:
         """The OpSpecConstantOp values ``f`` uses (directly or through others), computed per
         work-group with the instruction's handler."""
@@ -542,14 +424,14 @@ class Renderer:
         out, self.lines = self.lines, saved
         return out
 
-    def _case(self, k: int, b: Block, segs: list[_Segment], index: dict[int, int]) -> list[str]:
+    def _case(self, k: int, b: Block, segs: list[Segment], index: dict[int, int]) -> list[str]:
         """Block number ``k`` as a case of the scheduler's switch."""
         out = [f"    case {k}: {{ u32 sg_took = 0;"]
         for seg in segs:
             out += self._segment(seg, b, k, index)
         return [*out, *lanes.next_block(b.terminator, index), "      break; }"]
 
-    def _segment(self, seg: _Segment, block: Block, k: int, index: dict[int, int]) -> list[str]:
+    def _segment(self, seg: Segment, block: Block, k: int, index: dict[int, int]) -> list[str]:
         if seg.kind == "barrier":
             return []  # lock-step: the lanes that reach it arrive together; memory is coherent
         if seg.kind == "collective":

@@ -1,0 +1,141 @@
+"""A block's instructions in segments, and where each value lives (docs/native.md).
+
+A segment runs as one loop over the active lanes. Segments end at barriers and
+collectives and wherever running the segment lane by lane could order memory differently
+from running it instruction by instruction: a segment either only reads memory other
+lanes may see or makes one such write and reads nothing (private memory does not count).
+A value used only in the segment defining it is a C local; a pure value cheap to compute
+again is recomputed where used (``remat``); any other is a lane array in the frame.
+``r`` is the renderer (``render.Renderer``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from ...errors import UnsupportedError
+from ...spirv import Block, Function, Instruction
+from . import lanes, non_uniform
+
+IGNORED = ("OpLoopMerge", "OpSelectionMerge", "OpLine", "OpNoLine", "OpLifetimeStart",
+           "OpLifetimeStop", "OpNop", "OpMemoryNamedBarrier", "OpMemoryBarrier", "OpPhi")
+COLLECTIVE = {"OpGroupIAdd", "OpGroupFAdd", "OpGroupSMin", "OpGroupUMin", "OpGroupFMin",
+              "OpGroupSMax", "OpGroupUMax", "OpGroupFMax", "OpGroupAll", "OpGroupAny",
+              "OpGroupBroadcast", "OpSubgroupShuffleINTEL", "OpSubgroupShuffleDownINTEL",
+              "OpSubgroupShuffleUpINTEL", "OpSubgroupShuffleXorINTEL",
+              "OpSubgroupBlockReadINTEL", "OpSubgroupBlockWriteINTEL", "OpControlBarrier"}
+COLLECTIVE |= set(non_uniform.COLLECTIVES)  # cl_khr_subgroup_* (non_uniform.py)
+WRITES = {"OpStore", "OpCopyMemory", "OpCopyMemorySized"}
+EXT_WRITES = {"vstore_half", "vstore_halfn", "vstorea_halfn", "vstoren", "frexp", "modf",
+              "sincos", "fract", "lgamma_r", "remquo"}
+EXT_READS = {"vloadn", "vload_half", "vload_halfn", "vloada_halfn"}
+UNSUPPORTED_EXT = {"printf"}
+
+
+@dataclass
+class Segment:
+    """Instructions that run as one loop over the lanes, or one collective or barrier."""
+
+    kind: str  # "lanes" (one fused loop), "collective" (one instruction), "barrier"
+    insts: list[Instruction] = field(default_factory=list)
+    writes: bool = False
+    reads: bool = False
+
+
+def memory(r, inst: Instruction) -> tuple[bool, bool]:
+    """(reads, writes) memory other lanes may see."""
+    o = inst.opname
+
+    def shared(ptr: int) -> bool:
+        return r.type_of(ptr).storage_class != "Function"
+
+    if o == "OpLoad":
+        p = inst.operands[0].value
+        return p not in r.builtins and shared(p), False
+    if o in WRITES:
+        return False, any(shared(i) for i in inst.ids()[:2])
+    if o.startswith("OpAtomic"):
+        return False, True
+    if o == "OpExtInst":
+        name = inst.ext_opname or ""
+        if name in UNSUPPORTED_EXT:
+            raise UnsupportedError(f"native backend: OpenCL.std {name}")
+        ptrs = [i for i in inst.ids()[1:] if r.m.type_of(i) is not None
+                and r.type_of(i).op == "Pointer"] if name in EXT_READS | EXT_WRITES else []
+        if name in EXT_READS:
+            return any(shared(p) for p in ptrs), False
+        if name in EXT_WRITES:
+            return False, any(shared(p) for p in ptrs)
+    return False, False
+
+def split(r, block: Block) -> list[Segment]:
+    """``block``'s instructions (terminator last) as segments (the module docstring)."""
+    segs = [Segment("lanes")]
+    for inst in block.instructions[:-1]:
+        o = inst.opname
+        if o in IGNORED or (o == "OpVariable" and len(inst.operands) < 2):
+            continue
+        if o in COLLECTIVE:
+            kind = "barrier" if o == "OpControlBarrier" else "collective"
+            segs += [Segment(kind, [inst]), Segment("lanes")]
+            continue
+        if o not in r.ops and o not in ("OpLoad", "OpStore", "OpVariable"):
+            raise UnsupportedError(f"native backend: {o}" + (
+                f" ({inst.ext_opname})" if inst.ext_opname else ""))
+        reads, writes = memory(r, inst)
+        cur = segs[-1]
+        if (reads and cur.writes) or (writes and (cur.writes or cur.reads)):
+            cur = Segment("lanes")
+            segs.append(cur)
+        cur.insts.append(inst)
+        cur.reads |= reads
+        cur.writes |= writes
+    if segs[-1].kind != "lanes":
+        segs.append(Segment("lanes"))
+    segs[-1].insts.append(block.terminator)
+    return [s for s in segs if s.kind != "lanes" or s.insts]
+
+def classify(r, f: Function, blocks: list[Block], segments: list[list[Segment]]) -> None:
+    """Values used only in the segment defining them are C locals; the rest lane arrays."""
+    where: dict[int, tuple[int, int]] = {}
+    uses: dict[int, set[tuple[int, int]]] = {}
+    for k, segs in enumerate(segments):
+        for j, seg in enumerate(segs):
+            for inst in seg.insts:
+                if inst.result_id is not None and inst.result_type is not None \
+                        and inst.opname != "OpVariable":
+                    where[inst.result_id] = (k, j)
+                    if seg.kind == "collective":
+                        r.storage[inst.result_id] = "lane"
+                for i in inst.ids():
+                    uses.setdefault(i, set()).add((k, j))
+    index = {b.label: k for k, b in enumerate(blocks)}
+    for b in f.blocks:
+        for inst in b.instructions:
+            if inst.opname != "OpPhi":
+                continue
+            r.storage[inst.result_id] = "lane"
+            for op in inst.operands:
+                value, pred = op.value
+                if pred in index:
+                    uses.setdefault(value, set()).add((index[pred], len(segments[index[pred]]) - 1))
+    pure = _pure(r, f)
+    for vid, site in where.items():
+        if vid in r.storage:
+            continue
+        used = uses.get(vid, set())
+        if used <= {site}:
+            r.storage[vid] = "local"
+        elif vid in pure and lanes.cheap(pure, vid) and not any(
+                segments[k][j].kind == "collective" for k, j in used):
+            r.storage[vid] = "remat"
+        else:
+            r.storage[vid] = "lane"
+    r.uses = uses
+
+def _pure(r, f: Function) -> dict[int, Instruction]:
+    r.impure = COLLECTIVE | EXT_READS | EXT_WRITES | UNSUPPORTED_EXT
+    r.pure = lanes.pure(r, f, r.impure)
+    r.position = {i.result_id: n for n, i in enumerate(
+        i for b in f.blocks for i in b.instructions) if i.result_id is not None}
+    return r.pure
