@@ -170,7 +170,7 @@ def _declare(r, insts: list[Instruction]) -> str:
     names = []
     for inst in insts:
         rid = inst.result_id
-        if rid is not None and r.storage.get(rid) in ("local", "remat"):
+        if rid is not None and (r.storage.get(rid) in ("local", "remat") or rid in r.sinking):
             lts = C.leaf_types(r.rtype(inst))
             names += [f"{C.scalar_ctype(x)} {n};" for x, n in zip(lts, r.leaves(rid), strict=True)]
     return "      " + " ".join(names)

@@ -88,6 +88,9 @@ class Renderer:
         self.sub_group = False  # rendering a region's blocks for one bundle (regions.py)
         self.across: set[int] = set()  # values some lane reads of another (collectives.at)
         self.pre_checks: list[tuple[int, str, int]] = []  # what a pre-pass tests (lanes.py)
+        self.sunk: dict[int, int] = {}  # value → its block: stored on the edges (segmentation.sink)
+        self.sinking: set[int] = set()  # … those of the block being rendered, C locals there
+        self.live: dict[int, set[int]] = {}  # block label → values live on entry
 
     # -- the interface the shared lowering uses (engine/clower) --------------------------
     def type_of(self, vid: int) -> Type:
@@ -110,9 +113,18 @@ class Renderer:
             return [f"g{vid}"]
         if vid in m.variables and vid not in self.builtins:
             raise UnsupportedError("native backend: a variable of another kernel")
+        if vid in self.sinking:  # the C local its block computes it in (segmentation.sink)
+            return self._names(vid, "s")
+        return self._stored(vid)
+
+    def _names(self, vid: int, prefix: str = "r") -> list[str]:
         n = len(C.leaf_types(self.type_of(vid)))
-        base = self.params.get(vid, f"r{vid}")
-        names = [base] if n == 1 else [f"{base}_{k}" for k in range(n)]
+        base = self.params.get(vid, f"{prefix}{vid}")
+        return [base] if n == 1 else [f"{base}_{k}" for k in range(n)]
+
+    def _stored(self, vid: int) -> list[str]:
+        """Where value ``vid`` is kept between segments."""
+        names = self._names(vid)
         if self.storage.get(vid) == "lane":
             return [f"{x}[l]" for x in names]
         if self.storage.get(vid) == "sg":  # a bundle's local array (regions.py)
@@ -255,6 +267,8 @@ class Renderer:
         spans = regions.intervals(self, f, blocks)
         kept = regions.local_values(self, f, blocks, spans)
         self.storage.update(dict.fromkeys(kept, "sg"))
+        self.sunk = segmentation.sink(self, blocks, segments)
+        self.live = regions.live_in(f, blocks)
         self.private_bytes = info.private_bytes = self._private_layout(f, info)
         frame, offsets = self._frame(f)
         info.frame_bytes = frame
@@ -427,8 +441,12 @@ class Renderer:
     def _case(self, k: int, b: Block, segs: list[Segment], index: dict[int, int]) -> list[str]:
         """Block number ``k`` as a case of the scheduler's switch."""
         out = [f"    case {k}: {{ u32 sg_took = 0;"]
-        for seg in segs:
-            out += self._segment(seg, b, k, index)
+        self.sinking = {v for v, at in self.sunk.items() if at == k}
+        try:
+            for seg in segs:
+                out += self._segment(seg, b, k, index)
+        finally:
+            self.sinking = set()
         return [*out, *lanes.next_block(b.terminator, index), "      break; }"]
 
     def _segment(self, seg: Segment, block: Block, k: int, index: dict[int, int]) -> list[str]:
@@ -494,7 +512,12 @@ class Renderer:
                     copies.append(f"{C.scalar_ctype(x)} t{n}_ = {e};")
                     temps.append(f"{d} = t{n}_;")
                     n += 1
-        return "{ " + " ".join(copies + temps + [f"sg_pc[l] = {index[dst]}u;"]) + " }"
+        for vid in sorted(self.sinking & self.live[dst]):  # the values the edge's target reads
+            temps += [f"{a} = {x};" for a, x in zip(self._stored(vid), self.leaves(vid), strict=True)]
+        # a lane that loops on its block already holds its number (the entry block, whose
+        # lanes may hold none, is the target of no branch)
+        same = src == dst and index[dst] != 0
+        return "{ " + " ".join(copies + temps + ([] if same else [f"sg_pc[l] = {index[dst]}u;"])) + " }"
 
     def _phis(self, label: int) -> list[Instruction]:
         fn = self._function_of(label)

@@ -133,6 +133,33 @@ def classify(r, f: Function, blocks: list[Block], segments: list[list[Segment]])
             r.storage[vid] = "lane"
     r.uses = uses
 
+def sink(r, blocks: list[Block], segments: list[list[Segment]]) -> dict[int, int]:
+    """Values whose lane array is written on the edges that need them, not where they are
+    computed: value → its block's number. Such a value is defined in the last segment (the
+    terminator's) of a block that branches to itself (a loop of one block) and used in no
+    other segment of it, so it is a C local there; the edge to block ``s`` stores it only
+    when it is live on entry to ``s`` (``regions.live_in``): the back edge stores only what
+    the next iteration reads, the exit what follows the loop. (Elsewhere a store made
+    conditional on the edge measured slower than the plain store: the stencil's centre
+    value.) No lane reads another lane's copy: an operand of any collective stays stored
+    where computed (a shuffle may read an inactive lane's last value)."""
+    across = {i for segs in segments for seg in segs if seg.kind == "collective"
+              for inst in seg.insts for i in inst.ids()}
+    out: dict[int, int] = {}
+    for k, segs in enumerate(segments):
+        if blocks[k].label not in blocks[k].terminator.ids():
+            continue
+        last = len(segs) - 1
+        for inst in segs[last].insts:
+            vid = inst.result_id
+            if vid is None or vid in across or r.storage.get(vid) not in ("lane", "sg") \
+                    or inst.opname in ("OpPhi", "OpVariable"):
+                continue
+            if all(b != k or j == last for b, j in r.uses.get(vid, ())):
+                out[vid] = k
+    return out
+
+
 def _pure(r, f: Function) -> dict[int, Instruction]:
     r.impure = COLLECTIVE | EXT_READS | EXT_WRITES | UNSUPPORTED_EXT
     r.pure = lanes.pure(r, f, r.impure)
