@@ -438,15 +438,6 @@ def constant_int(r, vid: int) -> int:
     return int(c.value or 0)
 
 
-@op("OpControlBarrier")
-def _barrier(r, inst: Instruction) -> None:
-    scope = constant_int(r, ids(inst)[0])
-    if scope > 2:
-        r.emit("__syncwarp(sg_mask());")
-    else:
-        r.emit("__syncthreads(); sg_aborted();" if r.bounds else "__syncthreads();")
-
-
 @op("OpMemoryBarrier")
 def _fence(r, inst: Instruction) -> None:
     r.emit("__threadfence();")

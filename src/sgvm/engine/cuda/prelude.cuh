@@ -349,14 +349,24 @@ template <class OP, class T> __device__ __forceinline__ T sg_scan(u32 m, T v, bo
   return acc;
 }
 
+// A work-group barrier. Not __syncthreads: that is PTX `bar.sync`, which PTX defines as
+// `barrier.sync.aligned` ("all threads in a warp" must execute the same barrier
+// instruction, converged), and the scheduled functions' gotos leave a warp's lanes diverged
+// (sub-groups of one warp under their own schedulers, lanes split by a branch). From
+// sm_70 on, `barrier.sync` without .aligned "causes executing thread to wait for all
+// non-exited threads from its warp": diverged lanes meet there. With the aligned form a
+// warp counted as arrived when its first lanes did, and those read a work-group vote
+// before the others had voted (a silent wrong work_group_any).
+__device__ __forceinline__ void sg_barrier() { asm volatile("barrier.sync 0;" ::: "memory"); }
+
 // ---- work-group collectives through shared memory (sequential in linear-id order,
 // as the CPU engine; a work-group function acts as a barrier) ------------------------
 template <class OP, class T> __device__ T wg_collective(T v, int kind, u64 *buf) {
   // kind: 0 reduce, 1 inclusive scan, 2 exclusive scan
   u32 me = sg_linear(), n = sg_wgvol();
-  __syncthreads();
+  sg_barrier();
   buf[me] = sg_bits(v);
-  __syncthreads();
+  sg_barrier();
   if (me == 0) {
     T acc = sg_from_bits<T>(buf[0]);
     if (kind == 2) buf[0] = sg_bits(OP::identity());
@@ -370,29 +380,29 @@ template <class OP, class T> __device__ T wg_collective(T v, int kind, u64 *buf)
     if (kind == 1) buf[n - 1] = sg_bits(acc);
     if (kind == 0) buf[0] = sg_bits(acc);
   }
-  __syncthreads();
+  sg_barrier();
   T r = sg_from_bits<T>(buf[kind == 0 ? 0 : me]);
-  __syncthreads();
+  sg_barrier();
   return r;
 }
 // work_group_all/any (all: every work-item's predicate holds; any: one does). Plain
-// barriers, not bar.red, which needs converged warps.
+// barriers, not bar.red (the and/or forms of __syncthreads), which needs converged warps.
 __device__ bool wg_vote(bool p, bool all, u64 *buf) {
-  __syncthreads();
+  sg_barrier();
   if (sg_linear() == 0) buf[0] = 0;
-  __syncthreads();
+  sg_barrier();
   if (p != all) atomicOr((unsigned long long *)buf, 1ULL);
-  __syncthreads();
+  sg_barrier();
   bool seen = buf[0] != 0;
-  __syncthreads();
+  sg_barrier();
   return seen != all;
 }
 template <class T> __device__ T wg_broadcast(T v, u64 id, u64 *buf) {
-  __syncthreads();
+  sg_barrier();
   if (sg_linear() == id) buf[0] = sg_bits(v);
-  __syncthreads();
+  sg_barrier();
   T r = id < sg_wgvol() ? sg_from_bits<T>(buf[0]) : (T)0;
-  __syncthreads();
+  sg_barrier();
   return r;
 }
 

@@ -71,8 +71,11 @@ class Renderer:
         self.scheduled: set[int] = set()  # functions run under the sub-group schedule (render_sched)
         self.sched: Schedule | None = None  # the current function's schedule, if it has one
         self.uses_members = False  # the current function needs sub-group membership
-        self.member_blocks: set[int] = set()  # the current function's blocks that need it
+        self.member_blocks: set[int] = set()  # the current function's blocks that need it,
+        # or wait for the whole work-group (render_sched: lanes enter them only together)
+        self.waits: set[int] = set()  # functions that wait for the work-group (or call one)
         self.block = 0  # the label of the block being rendered
+        self.function = 0  # the id of the function being rendered
         self.kernel_only: set[int] = set()  # entry points' functions that nothing calls
         from ..clower import dot, ext  # noqa: F401  (dot registers into ops.OPS)
         from . import printf, render_groups, render_images, render_non_uniform
@@ -222,10 +225,19 @@ class Renderer:
         self.member_blocks.add(self.block)
         return "sg_m"
 
+    def waits_for_work_group(self) -> None:
+        """The current instruction waits for every work-item of the work-group (a barrier,
+        a work-group function): under the schedule its block is entered only by the lanes
+        of a sub-group together, never by one lane while the others of ``sg_in`` wait for
+        it in the scheduler's ``*_sync`` (render_sched, ``Schedule.free``)."""
+        self.member_blocks.add(self.block)
+        self.waits.add(self.function)
+
     def _function_text(self, f: Function) -> str:
         """Function ``f`` as plain gotos, or, when it turns out to need sub-group membership
         (its callees are rendered before it), again under the schedule."""
         sites = len(self.printf_sites)
+        self.function = f.id
         self.uses_members = False
         self.member_blocks = set()
         self.lines = []
@@ -392,6 +404,8 @@ class Renderer:
         if f.is_declaration:
             raise UnsupportedError(f"call to undefined function '{f.name or fid}'")
         members = [self.members()] if fid in self.scheduled else []
+        if fid in self.waits:
+            self.waits_for_work_group()
         args = ["sgc", *members] + [x for o in inst.operands[1:] for x in self.leaves(o.value)]
         call = f"f{fid}({', '.join(args)})"
         names = self.result_names(inst) if len(C.leaf_types(f.result_type)) else []
@@ -469,7 +483,7 @@ class Renderer:
         body = ["  SgCtx sgc = {{c0, c1, c2}, {c3, c4, c5}, {c6, c7, c8}, {c9, c10, c11}, "
                 "{c12, c13, c14}, cdim, cpf, crng, cnrng, cdyn, cfault, csteps};"]
         if self.bounds:
-            body.append("  if (sg_linear() == 0) sg_abort = 0;\n  __syncthreads();")
+            body.append("  if (sg_linear() == 0) sg_abort = 0;\n  sg_barrier();")
         args = ["sgc"] + (["sg_lanes()"] if fid in self.scheduled else [])
         for i, p in enumerate(f.params):
             t = self.m.types[p.result_type]

@@ -49,6 +49,7 @@ def _group_arith(r, inst: Instruction) -> None:
         f = _functor(kind, s)
         if scope == 2:
             r.uses_wg = True
+            r.waits_for_work_group()
             out.append(f"wg_collective<{f}, {C.scalar_ctype(s)}>({v}, {operation}, sg_wgbuf)")
         elif operation == 0:
             out.append(f"sg_reduce<{f}, {C.scalar_ctype(s)}>({r.members()}, {v})")
@@ -69,8 +70,10 @@ def _all_any(r, inst: Instruction) -> None:
     if constant_int(r, scope) == 2:
         # Not __syncthreads_and/or: PTX's bar.red needs every warp converged, which the
         # scheduled functions' gotos do not guarantee (the GPU stops with an illegal
-        # instruction); wg_vote takes plain barriers, which sm_70+ allows diverged.
+        # instruction); wg_vote takes sg_barrier (non-aligned barrier.sync), which sm_70+
+        # allows diverged.
         r.uses_wg = True
+        r.waits_for_work_group()
         r.assign(inst, [f"wg_vote({p}, {'true' if inst.opname == 'OpGroupAll' else 'false'}, "
                         "sg_wgbuf)"])
     else:
@@ -83,6 +86,7 @@ def _broadcast(r, inst: Instruction) -> None:
     lid = r.leaves(local_id)
     if constant_int(r, scope) == 2:
         r.uses_wg = True
+        r.waits_for_work_group()
         dims = ["sg_lsize(0)", "sg_lsize(1)"]
         linear = f"(u64){lid[0]}"
         if len(lid) > 1:
@@ -146,4 +150,5 @@ def _barrier(r, inst: Instruction) -> None:
     if constant_int(r, ids(inst)[0]) > 2:
         r.emit(f"__syncwarp({r.members()});")
     else:
-        r.emit("__syncthreads(); sg_aborted();" if r.bounds else "__syncthreads();")
+        r.waits_for_work_group()
+        r.emit("sg_barrier(); sg_aborted();" if r.bounds else "sg_barrier();")

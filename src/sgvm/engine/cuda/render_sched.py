@@ -32,11 +32,16 @@ calls one that does is therefore rendered with that schedule made explicit:
   lanes waiting there and ``sg_wait`` to the lowest index of the others, and sends the
   lanes of ``sg_m`` to that block; the others go round again.
 
-* Blocks from which no block that uses the membership can be reached (``Schedule.free``:
-  the code after a function's last collective, say ``if (lane == 0) out[i] = sum;``) run as
-  plain gotos: whatever order their lanes run in, no collective sees it. A branch into
-  them needs no ballot and no scheduler; a lane that returns from them still meets the
-  others in the scheduler (a kernel's own function: the thread ends).
+* Blocks from which no block that uses the membership or waits for the work-group can be
+  reached (``Schedule.free``: the code after a function's last collective, say
+  ``if (lane == 0) out[i] = sum;``) run as plain gotos: whatever order their lanes run in,
+  no collective sees it. A branch into them needs no ballot and no scheduler; a lane that
+  returns from them still meets the others in the scheduler (a kernel's own function: the
+  thread ends). A work-group barrier or function (or a call reaching one) binds its block
+  like a collective: a lane that went ahead to it would wait there for its sub-group's
+  other lanes while they wait for it in the scheduler's ``*_sync`` (found by a kernel
+  whose lanes left a loop of sub-group reductions after different trip counts into
+  ``work_group_any``: the GPU hung, ``tests/cuda/test_diverged_barriers.py``).
 
 Functions without sub-group collectives are rendered as plain gotos.
 """
@@ -94,7 +99,8 @@ class Schedule:
         self.index = {label: i for i, label in enumerate(order)}
         self.ret_ctype = ret_ctype
         self.kernel_only = kernel_only  # an entry point no function calls: returns end the thread
-        # the blocks that reach a block using the membership (``members``): the others are free
+        # the blocks that reach a block using the membership or waiting for the work-group
+        # (``members``): the others are free
         preds: dict[int, list[int]] = {}
         for b in f.blocks:
             for t in targets(b):
@@ -108,7 +114,8 @@ class Schedule:
         self.bound = bound
 
     def free(self, label: int) -> bool:
-        """Whether no block using the membership can be reached from block ``label``."""
+        """Whether no block using the membership or waiting for the work-group can be
+        reached from block ``label``."""
         return label not in self.bound
 
     def prologue(self) -> list[str]:
