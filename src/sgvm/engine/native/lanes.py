@@ -75,11 +75,12 @@ def recomputed(r, seg, block: Block) -> list[Instruction]:
     pure values they use in turn, in definition order."""
     own = {i.result_id for i in seg.insts}
     used = [i for inst in seg.insts for i in inst.ids()]
-    if seg.insts and seg.insts[-1] is block.terminator:  # the phis of the edges taken
-        for label in block.terminator.ids():
+    for inst in seg.insts:  # the phis of the edges taken (two blocks' when joined: chains.py)
+        term = r.terminates.get(id(inst))
+        for label in inst.ids() if term is not None else ():
             if label in r.labels:
                 for phi in r._phis(label):
-                    used += [op.value[0] for op in phi.operands if op.value[1] == block.label]
+                    used += [op.value[0] for op in phi.operands if op.value[1] == term.label]
     out: dict[int, Instruction] = {}
     while used:
         vid = used.pop()

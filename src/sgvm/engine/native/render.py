@@ -35,7 +35,7 @@ from ..clower import dot, ext, ops  # noqa: F401  (dot registers into ops.OPS)
 from ..common import types as T
 from ..common.block_order import block_order
 from ..common.constants import ALLOWED, byte_offset, constant_sampler
-from . import checks, lanes, non_uniform, regions, segmentation
+from . import chains, checks, lanes, non_uniform, regions, segmentation
 from .inline import flatten
 from .segmentation import Segment
 
@@ -91,6 +91,9 @@ class Renderer:
         self.sunk: dict[int, int] = {}  # value → its block: stored on the edges (segmentation.sink)
         self.sinking: set[int] = set()  # … those of the block being rendered, C locals there
         self.live: dict[int, set[int]] = {}  # block label → values live on entry
+        self.joined: dict[int, int] = {}  # block → the block whose lane loop runs it (chains.py)
+        self.blocks: list[Block] = []  # in block order
+        self.terminates: dict[int, Block] = {}  # id() of each terminator → its block
 
     # -- the interface the shared lowering uses (engine/clower) --------------------------
     def type_of(self, vid: int) -> Type:
@@ -262,9 +265,12 @@ class Renderer:
         blocks = [by_label[label] for label in order]
         index = {label: k for k, label in enumerate(order)}
         self.labels = set(index)
+        self.blocks = blocks
+        self.terminates = {id(b.terminator): b for b in blocks}
         segments = [segmentation.split(self, b) for b in blocks]
-        segmentation.classify(self, f, blocks, segments)
         spans = regions.intervals(self, f, blocks)
+        self.joined = chains.fuse(f, blocks, segments, spans)
+        segmentation.classify(self, f, blocks, segments)
         kept = regions.local_values(self, f, blocks, spans)
         self.storage.update(dict.fromkeys(kept, "sg"))
         self.sunk = segmentation.sink(self, blocks, segments)
@@ -276,7 +282,7 @@ class Renderer:
         phases: list[str] = []
         in_region = {k for lo, hi in spans for k in range(lo, hi + 1)}
         for k, (b, segs) in enumerate(zip(blocks, segments, strict=True)):
-            if k not in in_region:
+            if k not in in_region and k not in self.joined:
                 body += self._case(k, b, segs, index)
         for n, (lo, hi) in enumerate(spans):
             self.sub_group = True
@@ -440,14 +446,18 @@ class Renderer:
 
     def _case(self, k: int, b: Block, segs: list[Segment], index: dict[int, int]) -> list[str]:
         """Block number ``k`` as a case of the scheduler's switch."""
-        out = [f"    case {k}: {{ u32 sg_took = 0;"]
+        out = [f"    case {k}: {{ u32 sg_took = 0, sg_took2 = 0;"]
         self.sinking = {v for v, at in self.sunk.items() if at == k}
         try:
             for seg in segs:
                 out += self._segment(seg, b, k, index)
         finally:
             self.sinking = set()
-        return [*out, *lanes.next_block(b.terminator, index), "      break; }"]
+        after = lanes.next_block(b.terminator, index)
+        if k + 1 in self.joined:
+            tail = self.blocks[k + 1]
+            after = chains.next_block(b, tail, after, lanes.next_block(tail.terminator, index))
+        return [*out, *after, "      break; }"]
 
     def _segment(self, seg: Segment, block: Block, k: int, index: dict[int, int]) -> list[str]:
         if seg.kind == "barrier":
@@ -462,12 +472,27 @@ class Renderer:
 
     # -- instructions ------------------------------------------------------------------------
     def _instruction(self, inst: Instruction, block: Block, index: dict[int, int]) -> None:
+        block = self.terminates.get(id(inst), block)  # a joined block's own (chains.py)
+        k = index.get(block.label, -1)
+        if inst is block.terminator and k + 1 in self.joined:
+            # the lanes that go on to the joined block run it next, in this loop
+            self.emit("bool sg_go = false;")
+            self._one(inst, block, index, "sg_took")
+            self.emit("if (sg_go) {")
+        elif inst is block.terminator and k in self.joined:
+            self._one(inst, block, index, "sg_took2")
+            self.emit("}")
+        else:
+            self._one(inst, block, index, "sg_took")
+
+    def _one(self, inst: Instruction, block: Block, index: dict[int, int], took: str) -> None:
+        """One instruction; a conditional branch notes the edges its lanes took in ``took``."""
         o = inst.opname
         if o == "OpBranch":
             self.emit(self._edge(block.label, inst.operands[0].value, index))
         elif o == "OpBranchConditional":
             c, a, b = (x.value for x in inst.operands[:3])
-            self.emit(f"sg_took |= {self.leaf(c)} ? 1u : 2u;")
+            self.emit(f"{took} |= {self.leaf(c)} ? 1u : 2u;")
             self.emit(f"if ({self.leaf(c)}) {self._edge(block.label, a, index)} "
                       f"else {self._edge(block.label, b, index)}")
         elif o == "OpSwitch":
@@ -498,6 +523,8 @@ class Renderer:
             self.ops[o](self, inst)
 
     def _edge(self, src: int, dst: int, index: dict[int, int]) -> str:
+        if index[dst] in self.joined:  # it has no phis (chains.py)
+            return "{ sg_go = true; }"
         copies = []
         temps = []
         n = 0

@@ -117,8 +117,9 @@ def classify(r, f: Function, blocks: list[Block], segments: list[list[Segment]])
             r.storage[inst.result_id] = "lane"
             for op in inst.operands:
                 value, pred = op.value
-                if pred in index:
-                    uses.setdefault(value, set()).add((index[pred], len(segments[index[pred]]) - 1))
+                if pred in index:  # a joined block's edges are in its predecessor's loop
+                    k = r.joined.get(index[pred], index[pred])
+                    uses.setdefault(value, set()).add((k, len(segments[k]) - 1))
     pure = _pure(r, f)
     for vid, site in where.items():
         if vid in r.storage:
