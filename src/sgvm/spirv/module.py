@@ -235,6 +235,10 @@ class Module:
     functions: dict[int, Function] = field(default_factory=dict)
     defs: dict[int, Instruction] = field(default_factory=dict)
     value_types: dict[int, int] = field(default_factory=dict)  # result id → its type id
+    # What an engine derives from the module and keeps for its later launches (the NumPy
+    # engine's decoded programs): held here, not in a table keyed by the module, so it
+    # goes with the module even where it refers back to it.
+    derived: dict[str, Any] = field(default_factory=dict, repr=False)
 
     def decoration(self, id_: int, name: str) -> tuple[Any, ...] | None:
         """The arguments of decoration ``name`` on ``id_``, or None when absent."""

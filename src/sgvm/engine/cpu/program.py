@@ -33,7 +33,6 @@ from ..common.values import constant_value, pack, zero
 from . import spec_constants
 from .decode import Context, DFunction, decode_function
 
-_PROGRAMS: weakref.WeakKeyDictionary[Module, dict[str, Program]] = weakref.WeakKeyDictionary()
 _GLOBALS: weakref.WeakKeyDictionary[Module, dict[int, Allocation]] = weakref.WeakKeyDictionary()
 
 
@@ -180,10 +179,9 @@ class Program:
 
 
 def program_for(module: Module, kernel: str) -> Program:
-    """The cached Program of ``kernel`` in ``module``."""
-    per = _PROGRAMS.get(module)
-    if per is None:
-        per = _PROGRAMS[module] = {}
+    """The cached Program of ``kernel`` in ``module`` (kept in ``module.derived``: a Program
+    refers to its module, so a table keyed weakly by the module would keep it alive)."""
+    per = module.derived.setdefault("cpu.programs", {})
     prog = per.get(kernel)
     if prog is None:
         prog = per[kernel] = Program(module, kernel)
