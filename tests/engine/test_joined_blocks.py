@@ -7,7 +7,9 @@ docs/native.md "The code it generates"), against NumPy computations, on both bac
 * loads of a lane that skips the joined block are never made: lanes past the end of the
   input skip it without a fault, and a lane that does fault is named;
 * a block that writes what its predecessor reads is not joined: every lane reads before
-  any lane writes, as in lock-step.
+  any lane writes, as in lock-step;
+* a block after a loop's exit test is not joined: lanes that leave the loop early wait
+  there until the last lane has left it.
 """
 
 import numpy as np
@@ -40,6 +42,17 @@ kernel void evens(global const int *a, global int *out, int n) {
   int v = -1;
   if (i < n) v = a[2 * i];
   out[i] = v;
+}
+
+kernel void chase(volatile global int *cnt, global int *out, global const int *n) {
+  int l = get_global_id(0);
+  int k = 0, seen = -1;
+  for (;;) {
+    atomic_inc(cnt);
+    k++;
+    if (k >= n[l]) { seen = cnt[1] + *cnt; break; }
+  }
+  if (seen >= 0) out[l] = seen;
 }
 
 kernel void shift(global int *buf) {
@@ -77,6 +90,7 @@ def test_which_blocks_join(module):
         joined = _joined(module, kernel)
         assert joined and all(k == j + 1 for k, j in joined.items()), kernel
     assert _joined(module, "shift") == {}
+    assert _joined(module, "chase") == {}
 
 
 @pytest.mark.parametrize("shape,local", [((48, 40), (16, 8)), ((30, 21), (6, 7)),
@@ -124,3 +138,14 @@ def test_write_after_read_of_the_same_buffer_is_not_joined(module):
     old = np.concatenate([buf[:1], buf[:-1]])
     want = np.where(old >= 0, old * 2, buf)
     np.testing.assert_array_equal(got, want)
+
+
+def test_exit_of_a_loop_waits_for_every_lane(module):
+    """Each lane counts ``n[l]`` atomic increments (a lock-step block: no region); the block
+    reading the counter after the loop's exit test runs when every lane has left the loop,
+    so all read the total (joined to the test, a lane leaving early would read less)."""
+    n = np.random.default_rng(4).integers(1, 6, 64).astype(np.int32)
+    (cnt, out, _), _ = run(module, "chase", [np.zeros(2, np.int32), np.zeros(64, np.int32), n],
+                           64, 64)
+    assert cnt[0] == n.sum()
+    np.testing.assert_array_equal(out, np.full(64, n.sum(), np.int32))

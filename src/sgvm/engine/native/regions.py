@@ -147,7 +147,7 @@ def declarations(r, values: list[int]) -> list[str]:
         names = [f"r{vid}"] if len(lts) == 1 else [f"r{vid}_{k}" for k in range(len(lts))]
         for x, n in zip(lts, names, strict=True):
             ct = C.scalar_ctype(x)
-            lines.append(f"        {ct} {n}[SG_RW];")
+            lines.append(f"        alignas(64) {ct} {n}[SG_RW];")
             if vid in r.across:
                 lines.append(f"        for (u32 l = 0; l < (sg_n + SG_SIZE - 1) / SG_SIZE * SG_SIZE; "
                              f"l++) {n}[l] = ({ct})0;")

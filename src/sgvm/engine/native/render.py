@@ -446,7 +446,8 @@ class Renderer:
 
     def _case(self, k: int, b: Block, segs: list[Segment], index: dict[int, int]) -> list[str]:
         """Block number ``k`` as a case of the scheduler's switch."""
-        out = [f"    case {k}: {{ u32 sg_took = 0, sg_took2 = 0;"]
+        joins = k + 1 in self.joined  # its last loop runs block k + 1 too (chains.py)
+        out = [f"    case {k}: {{ u32 sg_took = 0{', sg_took2 = 0' if joins else ''};"]
         self.sinking = {v for v, at in self.sunk.items() if at == k}
         try:
             for seg in segs:
@@ -454,7 +455,7 @@ class Renderer:
         finally:
             self.sinking = set()
         after = lanes.next_block(b.terminator, index)
-        if k + 1 in self.joined:
+        if joins:
             tail = self.blocks[k + 1]
             after = chains.next_block(b, tail, after, lanes.next_block(tail.terminator, index))
         return [*out, *after, "      break; }"]
