@@ -93,10 +93,13 @@ def test_which_blocks_join(module):
     assert _joined(module, "chase") == {}
 
 
+@pytest.mark.parametrize("bounds", ["1", "0"])
 @pytest.mark.parametrize("shape,local", [((48, 40), (16, 8)), ((30, 21), (6, 7)),
                                          ((16, 16), (16, 16))])
-def test_stencil_border_and_interior(module, shape, local):
-    """Work-groups of border lanes only, interior lanes only and both."""
+def test_stencil_border_and_interior(module, shape, local, bounds, monkeypatch):
+    """Work-groups of border lanes only, interior lanes only and both; with checks on and
+    off (SGVM_BOUNDS: the joined loop's unchecked copy)."""
+    monkeypatch.setenv("SGVM_BOUNDS", bounds)
     w, h = shape
     a = np.random.default_rng(w).random((h, w), np.float32)
     (_, b), _ = run(module, "stencil", [a, np.zeros_like(a), np.int32(w), np.int32(h)],
