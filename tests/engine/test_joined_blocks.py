@@ -16,7 +16,6 @@ import numpy as np
 import pytest
 
 from sgvm import KernelMemoryError
-from sgvm.engine.native import backend as native_backend
 from sgvm.engine.native.render import Renderer
 
 from .harness import O2, build, run
@@ -66,14 +65,6 @@ kernel void shift(global int *buf) {
 @pytest.fixture(scope="module")
 def module():
     return build(SRC, O2)
-
-
-@pytest.fixture
-def own_record(backend, monkeypatch):
-    """On the native variant: the native backend's own fault message (no NumPy re-run)."""
-    if backend == "native":
-        monkeypatch.setattr(native_backend, "_explain", lambda request: None)
-    return backend
 
 
 def _joined(m, kernel: str) -> dict[int, int]:

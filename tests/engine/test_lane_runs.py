@@ -20,7 +20,6 @@ import numpy as np
 import pytest
 
 from sgvm import KernelMemoryError
-from sgvm.engine.native import backend as native_backend
 
 from .harness import O2, Local, benchmark_cases, build, run
 
@@ -81,14 +80,6 @@ kernel void halfstep(global const char *in, global int *out) {
 @pytest.fixture(scope="module")
 def module():
     return build(SRC, O2)
-
-
-@pytest.fixture
-def own_record(backend, monkeypatch):
-    """On the native variant: the native backend's own fault message (no NumPy re-run)."""
-    if backend == "native":
-        monkeypatch.setattr(native_backend, "_explain", lambda request: None)
-    return backend
 
 
 def _tree(x: np.ndarray, n: int) -> np.ndarray:
