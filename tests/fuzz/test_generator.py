@@ -161,3 +161,41 @@ def test_avoided_khr_built_ins_never_appear():
     assert not any("sub_group_elect(" in t for t in texts)
     assert not any(re.search(r"non_uniform_scan_\w+_logical_xor", t) for t in texts)
     assert any("sub_group_non_uniform_reduce_logical_xor(" in t for t in texts)
+
+
+SCALAR_16_BIT_SHUFFLE = re.compile(r"(?:short|half) \w+ = (?:intel_)?sub_group_shuffle(?:_xor)?\(")
+VECTOR_BROADCAST = re.compile(r"\w+(?:2|3|4|8|16) \w+ = sub_group_(?:non_uniform_)?broadcast\(")
+
+
+def test_oracle_crash_constructs_are_avoided_without_changing_the_rest():
+    """With ``shuffle:16-bit:sub-group-16`` no scalar short/ushort/half shuffle or xor
+    shuffle with sub-groups of 16 (the 32-bit type instead); with
+    ``broadcast:vector:sub-group-uniform`` vector broadcasts only in work-group-uniform
+    control flow (a scalar instead). Either way every other line stays as it was."""
+    keys = frozenset({"shuffle:16-bit:sub-group-16", "broadcast:vector:sub-group-uniform"})
+    contexts: set[int] = set()
+
+    class Recording(Generator):
+        def emit(self, line):
+            if VECTOR_BROADCAST.search(line):
+                contexts.add(self.ctx)
+            super().emit(line)
+
+    changed = 0
+    for seed in range(120):
+        size = (8, 16, 32)[seed % 3]
+        plain = generate(seed, size).body
+        avoiding = generate(seed, size, omit=keys).body
+        assert len(plain) == len(avoiding)
+        changed += plain != avoiding
+        for a, b in zip(plain, avoiding, strict=True):
+            if a != b:  # the changed statement, or its fold back to uint
+                assert SCALAR_16_BIT_SHUFFLE.search(a) or VECTOR_BROADCAST.search(a) or (
+                    " = " in a and " = " in b and a.split(" = ")[0].split()[-1]
+                    == b.split(" = ")[0].split()[-1]), (a, b)
+        if size == 16:
+            assert not SCALAR_16_BIT_SHUFFLE.search("\n".join(avoiding))
+        rng = random.Random(seed * 1000003 + size)
+        Recording(rng, random_launch(rng, size), 20, keys).kernel()
+    assert changed >= 5
+    assert contexts == {WG}

@@ -27,7 +27,7 @@ its result is defined:
 
 from __future__ import annotations
 
-from .uniformity import LANE, SG
+from .uniformity import LANE, SG, WG
 
 SCALARS = ("char", "uchar", "short", "ushort", "int", "uint", "long", "ulong",
            "float", "double", "half")
@@ -152,6 +152,8 @@ class KhrStatements:
         kinds = ["shuffle", "up", "down"] + ([] if self.launch.partial else ["xor"])
         kind = r.choice(kinds)
         t = r.choice(SCALARS)
+        if kind in ("shuffle", "xor"):
+            t = self.shuffled_type(t)
         x, c = self.typed(t, self.pick(), False), self.pick()
         if kind == "shuffle":
             call = f"sub_group_shuffle({x}, {c} % get_sub_group_size())"
@@ -176,6 +178,14 @@ class KhrStatements:
             call = f"sub_group_clustered_rotate({x}, {delta}, {r.choice(sizes)}u)"
         self.declare(self.fold(t, 1, call), LANE)
 
+    def broadcast_width(self, n: int) -> int:
+        """``n``, or 1 (a scalar broadcast) outside work-group-uniform control flow where
+        ``broadcast:vector:sub-group-uniform`` is omitted (sgvm.oracle.differences:
+        vector-broadcast-crash). Draws nothing from the random stream."""
+        if self.ctx < WG and "broadcast:vector:sub-group-uniform" in self.omit:
+            return 1
+        return n
+
     def stmt_khr_broadcast(self) -> None:
         """sub_group_non_uniform_broadcast (scalars and vectors) with a sub-group-uniform
         index in range, or sub_group_broadcast_first."""
@@ -183,7 +193,7 @@ class KhrStatements:
         if r.random() < 0.25:
             self.stmt_khr_broadcast_first()
             return
-        t, n = r.choice(SCALARS), r.choice(BROADCAST_WIDTHS)
+        t, n = r.choice(SCALARS), self.broadcast_width(r.choice(BROADCAST_WIDTHS))
         x, idx = self.vector(t, n, self.pick(), False), self.pick(SG)
         self.declare(self.fold(t, n, f"sub_group_non_uniform_broadcast({x}, "
                                      f"{idx} % get_sub_group_size())"), SG)
@@ -199,7 +209,7 @@ class KhrStatements:
         r = self.rng
         a = self.pick()
         if r.random() < 0.4:
-            t, n = r.choice(SCALARS), r.choice(BROADCAST_WIDTHS[1:])
+            t, n = r.choice(SCALARS), self.broadcast_width(r.choice(BROADCAST_WIDTHS[1:]))
             idx = self.pick(SG)
             call = (f"sub_group_broadcast({self.vector(t, n, a, False)}, "
                     f"{idx} % get_sub_group_size())")
