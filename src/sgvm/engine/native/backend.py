@@ -40,6 +40,7 @@ from ..common import types as T
 from ..cpu.arenas import groups_per_batch
 from ..cpu.program import program_for
 from . import compile as compiler
+from .regions import groups as groups_together
 from .render import KernelInfo, Renderer
 
 _SOURCES: weakref.WeakKeyDictionary[Module, dict[tuple[int, bool], Any]] = \
@@ -57,7 +58,7 @@ class _Ctx(ctypes.Structure):
                 ("steps", ctypes.c_uint64), ("local_bytes", ctypes.c_uint64),
                 ("checks", ctypes.c_uint32), ("nlobj", ctypes.c_uint32), ("npobj", ctypes.c_uint32),
                 ("lobj", ctypes.c_void_p), ("pobj", ctypes.c_void_p), ("pslot", ctypes.c_uint64),
-                ("preg", ctypes.c_void_p), ("nparams", ctypes.c_uint64)]
+                ("preg", ctypes.c_void_p), ("nparams", ctypes.c_uint64), ("wg", ctypes.c_uint64)]
 
 
 def checks_enabled() -> bool:
@@ -76,16 +77,18 @@ def threads() -> int:
         return os.cpu_count() or 1
 
 
-def compiled(module: Module, sub_group_size: int, checked: bool,
+def compiled(module: Module, sub_group_size: int, checked: bool, together: bool = False,
              ) -> tuple[Any, dict[str, KernelInfo | UnsupportedError]]:
     """The loaded library of ``module`` and, per kernel, its KernelInfo or why it cannot run
-    natively (raises BuildError when the C++ does not compile; cached per module)."""
+    natively (raises BuildError when the C++ does not compile; cached per module).
+    ``together``: the code for launches that run work-groups together (regions.groups),
+    built only once a launch does."""
     per = _SOURCES.setdefault(module, {})
-    key = (sub_group_size, checked)
+    key = (sub_group_size, checked, together)
     entry = per.get(key)
     if entry is None:
         try:
-            source, kernels = Renderer(module, sub_group_size, checked).render()
+            source, kernels = Renderer(module, sub_group_size, checked, together).render()
             entry = (compiler.library(source), kernels)
         except BuildError as e:
             entry = e
@@ -146,10 +149,16 @@ class NativeBackend(Backend):
             if isinstance(info, UnsupportedError):
                 raise info
             self._check_args(request, info)
+            nd = request.ndrange
+            W = groups_together(nd.local_size, nd.global_size, request.sub_group_size) \
+                if info.groupable else 1
+            if W > 1:
+                lib, kernels = compiled(module, request.sub_group_size, checked, True)
+                info = kernels[kernel]
         except (UnsupportedError, BuildError) as e:
             _announce(module, kernel, f"the native backend cannot run it ({_reason(e)})")
             return backends.get("numpy").launch(request)
-        return _run(lib, info, request, checked)
+        return _run(lib, info, request, checked, W)
 
     @staticmethod
     def _check_args(request: LaunchRequest, info: KernelInfo) -> None:
@@ -167,7 +176,9 @@ def _reason(e: Exception) -> str:
     return str(e).removeprefix("native backend: ")
 
 
-def _run(lib: Any, info: KernelInfo, request: LaunchRequest, checked: bool) -> LaunchResult:
+def _run(lib: Any, info: KernelInfo, request: LaunchRequest, checked: bool, W: int
+         ) -> LaunchResult:
+    """The launch, ``W`` work-groups at a time (regions.groups)."""
     nd = request.ndrange
     S = request.sub_group_size
     words = np.zeros(max(info.arg_words, 1), np.uint64)
@@ -226,6 +237,7 @@ def _run(lib: Any, info: KernelInfo, request: LaunchRequest, checked: bool) -> L
     local = -(-local // 16) * 16
     pm = -(-nd.group_volume // S) * S
     groups_per_batch(request.kernel, info.private_need, pm, 1)  # the NumPy engine's limit
+    pm *= W  # the lanes of W work-groups run together
     if local > request.device.local_mem_size:
         raise LogicError(f"kernel '{request.kernel}' needs {local} bytes of local memory, the "
                          f"device has {request.device.local_mem_size}", "CL_OUT_OF_RESOURCES")
@@ -247,14 +259,15 @@ def _run(lib: Any, info: KernelInfo, request: LaunchRequest, checked: bool) -> L
     ctx.rng, ctx.fault = table.ctypes.data, record.ctypes.data
     steps = limits.max_steps() if request.max_steps is None else request.max_steps
     ctx.steps, ctx.local_bytes, ctx.checks = steps, local, int(checked)
-    total = ngr[0] * ngr[1] * ngr[2]
+    ctx.wg = W
+    total = ngr[0] * ngr[1] * ngr[2] // W
     fn = _function(lib, info.symbol)
     sizes = (info.frame_bytes * pm, max(local, 16), max(info.private_bytes * pm, 16))
     ctx_p, args_p = ctypes.addressof(ctx), words.ctypes.data
 
-    def run(first: int, count: int) -> int:
+    def run(first: int, count: int) -> int:  # in units of W work-groups
         frame, loc, priv = _scratch(sizes)
-        return fn(ctx_p, args_p, first, count, frame, loc, priv, pm)
+        return fn(ctx_p, args_p, first * W, count * W, frame, loc, priv, pm)
 
     # a small launch costs less than handing it to threads
     n = 1 if nd.work_items < SMALL else min(threads(), total)

@@ -20,6 +20,7 @@ from ...errors import UnsupportedError
 from ...spirv import Instruction, Type
 from ..clower import ctypes_ as C
 from ..clower.ops import constant_int, ids
+from . import checks
 
 SUBGROUP, WORKGROUP = 3, 2
 _ARITH = {"OpGroupIAdd": "add", "OpGroupFAdd": "add", "OpGroupSMin": "smin",
@@ -54,6 +55,13 @@ def _loop(r, scope: int, k: int, body: list[str]) -> None:
     r.emit("  }")
     r.emit("}")
     r.emit("#undef SG_ACT")
+
+
+def _unless_all(body: list[str]) -> list[str]:
+    """``body`` twice: without the test of each lane where every lane is active (``sg_all``:
+    a collective in a loop runs once per iteration), and as it is for the others."""
+    return ["if (sg_all) {", *(x.replace("if (SG_ACT(l)) ", "") for x in body), "} else {",
+            *body, "}"]
 
 
 def _fold(kind: str, s: Type, acc: str, x: str) -> str:
@@ -118,7 +126,7 @@ def _arith(r, inst: Instruction, k: int) -> None:
             body.append(f"  for (u32 l = g0; l < g1; l++) if (SG_ACT(l)) {{ {ct} v_ = {xl}; "
                         f"{out} = any_ ? acc : {ident}; acc = {_fold(kind, s, 'acc', 'v_')}; "
                         "any_ = true; } }")
-    _loop(r, scope, k, body)
+    _loop(r, scope, k, _unless_all(body))
 
 
 def _all_any(r, inst: Instruction, k: int) -> None:
@@ -189,10 +197,14 @@ def _shuffle(r, inst: Instruction, k: int) -> None:
         sets.append(f"{out} = oor_ ? ({ct})0 : second_ ? {b[j]} : {a[j]};")
     body = [f"for (u32 l = g0; l < g1; l++) if (SG_ACT(l)) {{ {rule} "
             f"if (oor_) i_ = 0; u32 src_ = g0 + (u32)i_; " + " ".join(sets) + " }"]
-    _loop(r, SUBGROUP, k, body)
+    _loop(r, SUBGROUP, k, _unless_all(body))
 
 
 def _block_io(r, inst: Instruction, k: int) -> None:
+    """Element ``i`` of lane ``l`` at ``base_ + ((l - g0) + i * S) * size``. Where every lane
+    is active and the pointer's object is known (``checks.bare``), the sub-group's first and
+    last element are tested once (all lie between them, aligned when the first is) and the
+    loop runs without a test per element, which clang vectorises."""
     write = inst.opname == "OpSubgroupBlockWriteINTEL"
     p = inst.operands[0].value
     t = r.type_of(inst.operands[1].value) if write else r.rtype(inst)
@@ -201,20 +213,28 @@ def _block_io(r, inst: Instruction, k: int) -> None:
     size = s.width // 8
     ct = C.scalar_ctype(s)
     base = at(r, p, "first")[0]
-    body = [f"char *base_ = (char *){base};",
-            "for (u32 l = g0; l < g1; l++) if (SG_ACT(l)) {"]
+    last = f"(base_ + (u64)((g1 - 1 - g0) + {len(lts) - 1}u * {r.S}u) * {size}u)"
+    ends = [checks.bare(r.origins, p, a, size, size, int(write)) for a in ("base_", last)]
+    fast = "sg_all" if not r.bounds else None if None in ends else \
+        f"sg_all && {ends[0]} && {ends[1]}"
+    plain, checked = [], []
     for i in range(len(lts)):
         addr = f"(base_ + (u64)((l - g0) + {i}u * {r.S}u) * {size}u)"
         cond = r.guard(p, addr, size, size, 1 if write else 0)
         if write:
             v = r.leaves(inst.operands[1].value)[i]
             st = f"*({ct} *){addr} = {v};"
-            body.append(f"  if ({cond}) {st}" if cond else "  " + st)
+            plain.append("  " + st)
+            checked.append(f"  if ({cond}) {st}" if cond else "  " + st)
         else:
             out = r.result_names(inst)[i]
             ld = f"*({ct} *){addr}"
-            body.append(f"  {out} = ({cond}) ? {ld} : ({ct})0;" if cond else f"  {out} = {ld};")
-    body.append("}")
+            plain.append(f"  {out} = {ld};")
+            checked.append(f"  {out} = ({cond}) ? {ld} : ({ct})0;" if cond else f"  {out} = {ld};")
+    body = [f"char *base_ = (char *){base};"]
+    if fast:
+        body += [f"if ({fast}) for (u32 l = g0; l < g1; l++) {{", *plain, "} else"]
+    body += ["for (u32 l = g0; l < g1; l++) if (SG_ACT(l)) {", *checked, "}"]
     _loop(r, SUBGROUP, k, body)
 
 

@@ -34,6 +34,7 @@ struct SgCtx {
   u64 pslot;        // bytes of private memory per work-item
   const u64 *preg;  // per parameter, then per program-scope variable: [start, size, read-only]
   u64 nparams;      // (__local parameters: [0, size, 0]; other non-pointers: zeros)
+  u64 wg;           // work-groups run together, consecutive in dimension 0 (regions.groups)
 };
 
 // ---- faults (the CUDA backend's record layout: engine/common/faults.py reads it) ------
@@ -59,11 +60,12 @@ struct SgGroup {
   char *priv, *priv_end;  // this thread's private arena (all lanes)
   u64 gid[3], lsz[3];     // work-group id and actual size
   const u32 *lid[3];      // per lane: local id in each dimension
+  const u32 *wof;         // per lane: its work-group among those run together (gid[0] + wof)
 };
 
 SG_FN u64 sg_linear_gid(const SgGroup &g, u32 l) {
   const SgCtx *c = g.c;
-  u64 x = g.gid[0] * c->enq[0] + g.lid[0][l];
+  u64 x = (g.gid[0] + g.wof[l]) * c->enq[0] + g.lid[0][l];
   u64 y = g.gid[1] * c->enq[1] + g.lid[1][l];
   u64 z = g.gid[2] * c->enq[2] + g.lid[2][l];
   return x + y * c->gsize[0] + z * c->gsize[0] * c->gsize[1];

@@ -46,6 +46,51 @@ def bundle(sub_group_size: int) -> int:
     return max(BUNDLE, sub_group_size)
 
 
+# Built-ins that step by a constant along a row of one work-group but not along a row of
+# several (a kernel reading them runs its work-groups one at a time, its addresses affine)
+_OWN_GROUP = {"LocalInvocationId", "LocalInvocationIndex", "WorkgroupId"}
+
+
+def groupable(r, f: Function) -> bool:
+    """Whether work-groups of kernel ``f`` may run together, as one unit of lanes in lock-step
+    (docs/native.md, "Work-groups together"): no instruction needs its work-group's lock-step
+    apart from other work-groups' (``lock_step``: work-group barriers and collectives,
+    atomics), and none reads the local id, local linear id or group id (``_OWN_GROUP``).
+    The caller checks that the kernel has no local memory (each work-group's own)."""
+    return not any(lock_step(r, i) or any(r.builtins.get(x) in _OWN_GROUP for x in i.ids())
+                   for b in f.blocks for i in b.instructions)
+
+
+def groups(local_size: tuple[int, ...], global_size: tuple[int, ...], sub_group_size: int) -> int:
+    """How many work-groups of a groupable kernel run together: the most consecutive ones in
+    dimension 0 that fit a bundle (``BUNDLE`` lanes) and divide the count of groups in
+    dimension 0, so that none is split between two units; 1 unless every work-group is full
+    and a whole number of sub-groups (so that no unit holds padding lanes)."""
+    vol = 1
+    for n in local_size:
+        vol *= n
+    if vol % sub_group_size or any(g % n for g, n in zip(global_size, local_size, strict=True)):
+        return 1
+    across = global_size[0] // local_size[0]
+    return max(w for w in range(1, max(BUNDLE // vol, 1) + 1) if across % w == 0)
+
+
+def group_macros(together: bool | None) -> list[str]:
+    """The C macros of a kernel whose work-groups may run together or not: the lanes of a row
+    (``SG_ROW``: one row of all of them where the work-groups are rows, 1-D in their local
+    ids, so that the global id runs on from one to the next) and a row's work-group among
+    those run together (``sg_wi``, from ``sg_wof`` or the plane ``p`` of the pre-pass); for
+    a single work-group the code is as before. None: their ``#undef``."""
+    if together is None:
+        return ["#undef SG_ROW", "#undef SG_WI", "#undef SG_Z", "#undef SG_W"]
+    if together:
+        return ["#define SG_ROW (sg_lsz1 * sg_lsz2 == 1 ? sg_vol : (u32)sg_lsz0)",
+                "#define SG_WI(w) (w)", "#define SG_Z(p) sg_lid2[(p) * sg_ny * sg_row]",
+                "#define SG_W(p) sg_wof[(p) * sg_ny * sg_row]"]
+    return ["#define SG_ROW ((u32)sg_lsz0)", "#define SG_WI(w) 0u", "#define SG_Z(p) (p)",
+            "#define SG_W(p) 0u"]
+
+
 def intervals(r, f: Function, blocks: list[Block]) -> list[tuple[int, int]]:
     """The regions of ``blocks`` (in block order) that hold a loop, as (lo, hi) block
     numbers."""

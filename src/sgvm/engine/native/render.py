@@ -39,7 +39,7 @@ from . import chains, checks, lanes, non_uniform, regions, segmentation
 from .inline import flatten
 from .segmentation import Segment
 
-_HEADER = 24  # frame bytes per lane before the lane arrays: pc, local ids, fault notes
+_HEADER = 28  # frame bytes per lane: pc, local ids, fault notes, work-group (regions.groups)
 _ID_DIMS = {"GlobalInvocationId", "LocalInvocationId", "WorkgroupId", "WorkgroupSize",
             "EnqueuedWorkgroupSize", "GlobalSize", "NumWorkgroups", "GlobalOffset"}
 
@@ -61,6 +61,8 @@ class KernelInfo:
     arg_words: int = 0  # 64-bit words of the argument block
     # program-scope variables the kernel uses, their addresses after the parameters' words
     globals: list[int] = field(default_factory=list)
+    # work-groups may run together as one (regions.groupable): the launcher chooses how many
+    groupable: bool = False
 
 
 class Renderer:
@@ -68,10 +70,12 @@ class Renderer:
 
     target = "native backend"
 
-    def __init__(self, module: Module, sub_group_size: int, bounds: bool = True):
+    def __init__(self, module: Module, sub_group_size: int, bounds: bool = True,
+                 together: bool = False):
         self.m = flatten(module)
         self.S = sub_group_size
         self.bounds = bounds
+        self.together = together  # code for work-groups run together (regions.groups)
         self.builtins = module.builtin_variables()
         self.ops = dict(ops.OPS) | non_uniform.LANE_OPS
         self.ext = {k: v for k, v in ext.EXT.items() if k not in segmentation.UNSUPPORTED_EXT}
@@ -94,6 +98,7 @@ class Renderer:
         self.joined: dict[int, int] = {}  # block → the block whose lane loop runs it (chains.py)
         self.blocks: list[Block] = []  # in block order
         self.terminates: dict[int, Block] = {}  # id() of each terminator → its block
+        self.groupable = False  # rendering a kernel for work-groups run together
 
     # -- the interface the shared lowering uses (engine/clower) --------------------------
     def type_of(self, vid: int) -> Type:
@@ -254,6 +259,9 @@ class Renderer:
             head.append(f"  char *g{vid} = (char *)sg_args[{word}];")
             word += 1
         info.arg_words = word
+        info.groupable = not info.local_bytes and "local" not in (
+            k for k, _ in info.params) and regions.groupable(self, f)
+        self.groupable = info.groupable and self.together
         sizes = {vid: size for vid, (_, _, size) in zip(self.local_offsets, info.local_objects,
                                                            strict=True)}
         self.origins = checks.origins(self.m, f, pointers, set(self.local_offsets),
@@ -297,18 +305,19 @@ class Renderer:
         # The frame's arrays are parameters marked __restrict: clang then knows a store to a
         # lane array changes no buffer and no other lane array, and vectorises loops that
         # also load through pointers it cannot bound (gathers, pointers held in lane arrays).
-        header = ["sg_pc", "sg_lid0", "sg_lid1", "sg_lid2", "sg_fsl", "sg_fpl"]
+        header = ["sg_pc", "sg_lid0", "sg_lid1", "sg_lid2", "sg_fsl", "sg_fpl", "sg_wof"]
         arrays = [("u32", n, k * 4) for k, n in enumerate(header)] + \
             [(ct, n, _HEADER + off) for n, ct, off in offsets]
         text = "\n".join([
             checks.site_table(self.origins, symbol),
+            *regions.group_macros(self.groupable),
             f"static __attribute__((noinline)) int {symbol}_run(const SgCtx *sgc, "
             "const u64 *sg_args, u64 sg_first, u64 sg_count, char *sg_local, char *sg_priv, "
             "u32 sg_pm" + "".join(f", {ct} *__restrict {n}" for ct, n, _ in arrays) + ") {",
             "  SgGroup sg_g; sg_g.c = sgc; sg_g.local = sg_local; sg_g.priv = sg_priv;",
             f"  sg_g.priv_end = sg_priv + (u64){info.private_bytes} * sg_pm;",
             "  memset(sg_fsl, 0, (u64)4 * sg_pm);",
-            "  sg_g.lid[0] = sg_lid0; sg_g.lid[1] = sg_lid1; sg_g.lid[2] = sg_lid2;",
+            "  sg_g.lid[0] = sg_lid0; sg_g.lid[1] = sg_lid1; sg_g.lid[2] = sg_lid2; sg_g.wof = sg_wof;",
             "  const u64 sg_enq0 = sgc->enq[0], sg_enq1 = sgc->enq[1], sg_enq2 = sgc->enq[2];",
             "  const u64 sg_goff0 = sgc->goff[0], sg_goff1 = sgc->goff[1], sg_goff2 = sgc->goff[2];",
             "  const u64 sg_gsz0 = sgc->gsize[0], sg_gsz1 = sgc->gsize[1], sg_gsz2 = sgc->gsize[2];",
@@ -319,27 +328,32 @@ class Renderer:
             # the work-group's id: divided out once, then counted up (no division per group)
             "  sg_g.gid[0] = sg_first % sg_ngr0; sg_g.gid[1] = sg_first / sg_ngr0 % sg_ngr1;",
             "  sg_g.gid[2] = sg_first / (sg_ngr0 * sg_ngr1);",
-            "  for (u64 sg_w = sg_first; sg_w < sg_first + sg_count; sg_w++) {",
-            "    if (sg_w != sg_first && ++sg_g.gid[0] == sg_ngr0) { sg_g.gid[0] = 0;",
+            # sg_W work-groups at a time, consecutive in dimension 0 (regions.groups): lane
+            # l of work-group gid + sg_wof[l]; sg_W divides the count of groups in dimension 0
+            f"  const u64 sg_W = {'sgc->wg' if self.groupable else '1'};",
+            "  for (u64 sg_w = sg_first; sg_w < sg_first + sg_count; sg_w += sg_W) {",
+            "    if (sg_w != sg_first && (sg_g.gid[0] += sg_W) == sg_ngr0) { sg_g.gid[0] = 0;",
             "      if (++sg_g.gid[1] == sg_ngr1) { sg_g.gid[1] = 0; sg_g.gid[2]++; } }",
             "    for (int d = 0; d < 3; d++) { u64 left = sgc->gsize[d] - sg_g.gid[d] * sgc->enq[d];",
             "      sg_g.lsz[d] = left < sgc->enq[d] ? left : sgc->enq[d]; }",
-            "    const u32 sg_vol = (u32)(sg_g.lsz[0] * sg_g.lsz[1] * sg_g.lsz[2]);",
+            "    const u32 sg_gvol = (u32)(sg_g.lsz[0] * sg_g.lsz[1] * sg_g.lsz[2]);",
+            "    const u32 sg_vol = sg_gvol * (u32)sg_W;",
             "    if (sgc->local_bytes) memset(sg_local, 0, sgc->local_bytes);",
             f"    if ({info.private_bytes}) memset(sg_priv, 0, (u64){info.private_bytes} * sg_pm);",
             # no counters to set: every lane runs the entry block (sg_next), whose terminator
             # sets each lane's counter before anything reads it
             "    if (sg_g.lsz[0] != sg_had[0] || sg_g.lsz[1] != sg_had[1] || sg_g.lsz[2] != sg_had[2]) {",
             "      sg_had[0] = sg_g.lsz[0]; sg_had[1] = sg_g.lsz[1]; sg_had[2] = sg_g.lsz[2];",
-            "      u32 l = 0; for (u32 z = 0; z < (u32)sg_g.lsz[2]; z++)",
+            "      u32 l = 0; for (u32 w = 0; w < (u32)sg_W; w++)",
+            "      for (u32 z = 0; z < (u32)sg_g.lsz[2]; z++)",
             "        for (u32 y = 0; y < (u32)sg_g.lsz[1]; y++)",
             "          for (u32 x = 0; x < (u32)sg_g.lsz[0]; x++, l++) {",
-            "            sg_lid0[l] = x; sg_lid1[l] = y; sg_lid2[l] = z; } }",
+            "            sg_lid0[l] = x; sg_lid1[l] = y; sg_lid2[l] = z; sg_wof[l] = w; } }",
             "    const u64 sg_gb0 = sg_g.gid[0] * sg_enq0 + sg_goff0, sg_gb1 = sg_g.gid[1] * sg_enq1 "
             "+ sg_goff1, sg_gb2 = sg_g.gid[2] * sg_enq2 + sg_goff2;",
             "    const u64 sg_grp0 = sg_g.gid[0], sg_grp1 = sg_g.gid[1], sg_grp2 = sg_g.gid[2];",
             "    const u64 sg_lsz0 = sg_g.lsz[0], sg_lsz1 = sg_g.lsz[1], sg_lsz2 = sg_g.lsz[2];",
-            "    const u32 sg_row = (u32)sg_lsz0;",
+            "    const u32 sg_row = SG_ROW;",
             *spec,
             "    u64 sg_steps = 0;",
             "    u32 sg_next = 0;  // the block every lane waits at, when known without a scan",
@@ -368,6 +382,7 @@ class Renderer:
             f"  return {symbol}_run(sgc, sg_args, sg_first, sg_count, sg_local, sg_priv, sg_pm"
             + "".join(f", ({ct} *)(sg_frame + (u64){off} * sg_pm)" for ct, _, off in arrays) + ");",
             "}",
+            *regions.group_macros(None),
         ])
         return info, text
 
@@ -583,18 +598,22 @@ class Renderer:
                  "WorkgroupSize": "sg_lsz{d}", "EnqueuedWorkgroupSize": "sg_enq{d}",
                  "GlobalSize": "sg_gsz{d}", "NumWorkgroups": "sg_ngr{d}",
                  "GlobalOffset": "sg_goff{d}"}[name]
-            return [f"({C.scalar_ctype(x)}){f.format(d=d, xyz='xyz'[d])}"
+            # work-groups run together: the global id of the row's (regions.groups)
+            first = "(sg_gb0 + (u64)sg_wi * sg_enq0 + sg_x)" if self.groupable \
+                and name == "GlobalInvocationId" else f
+            return [f"({C.scalar_ctype(x)}){(first if d == 0 else f).format(d=d, xyz='xyz'[d])}"
                     for d, x in enumerate(C.leaf_types(t))]
         if name in non_uniform.LANE_MASKS:
             return non_uniform.lane_mask(name, t, S)
+        ll = "(l - sg_wof[l] * sg_gvol)" if self.groupable else "l"  # the local linear id
         expr = {"WorkDim": "sg_dim",
                 "GlobalLinearId": "(sg_linear_gid(sg_g, l))",
-                "LocalInvocationIndex": "l", "SubgroupSize":
-                f"(sg_vol - l / {S}u * {S}u < {S}u ? sg_vol - l / {S}u * {S}u : {S}u)",
-                "SubgroupMaxSize": f"{S}u", "NumSubgroups": f"((sg_vol + {S - 1}u) / {S}u)",
+                "LocalInvocationIndex": ll, "SubgroupSize":
+                f"(sg_gvol - {ll} / {S}u * {S}u < {S}u ? sg_gvol - {ll} / {S}u * {S}u : {S}u)",
+                "SubgroupMaxSize": f"{S}u", "NumSubgroups": f"((sg_gvol + {S - 1}u) / {S}u)",
                 "NumEnqueuedSubgroups":
                 f"((u32)((sg_enq0 * sg_enq1 * sg_enq2 + {S - 1}) / {S}))",
-                "SubgroupId": f"(l / {S}u)", "SubgroupLocalInvocationId": f"(l % {S}u)"}.get(name)
+                "SubgroupId": f"({ll} / {S}u)", "SubgroupLocalInvocationId": f"(l % {S}u)"}.get(name)
         if expr is None:
             raise UnsupportedError(f"native backend: built-in {name}")
         return [f"({C.scalar_ctype(t)}){expr}"]

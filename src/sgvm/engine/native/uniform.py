@@ -46,7 +46,8 @@ def candidates(r, insts: list[Instruction], addresses: set[int]
 def test(cands: dict[int, tuple[str, str, str]]) -> list[str]:
     """C: ``sg_uni`` (every candidate the same at every lane of the run) and the values."""
     decl = " ".join(f"{ct} sg_u{vid} = 0;" for vid, (_, ct, _) in cands.items())
-    same = " && ".join(f"{a}[l{o}] == {a}[sg_first{o}]" for a, _, o in cands.values())
+    # "&" rather than "&&", against the first values held in locals: the loop vectorises
+    same = " & ".join(f"({a}[l{o}] == sg_u{vid})" for vid, (a, _, o) in cands.items())
     first = " ".join(f"sg_u{vid} = {a}[sg_first{o}];" for vid, (a, _, o) in cands.items())
     return [f"    bool sg_uni = false; {decl}",
             f"    if (sg_run) {{ sg_uni = true; {first}",
