@@ -35,14 +35,11 @@ from ..clower import dot, ext, ops  # noqa: F401  (dot registers into ops.OPS)
 from ..common import types as T
 from ..common.block_order import block_order
 from ..common.constants import ALLOWED, byte_offset, constant_sampler
-from . import chains, checks, lanes, non_uniform, regions, segmentation
+from . import builtin_vars, chains, checks, lanes, non_uniform, regions, segmentation
 from .inline import flatten
 from .segmentation import Segment
 
 _HEADER = 28  # frame bytes per lane: pc, local ids, fault notes, work-group (regions.groups)
-_ID_DIMS = {"GlobalInvocationId", "LocalInvocationId", "WorkgroupId", "WorkgroupSize",
-            "EnqueuedWorkgroupSize", "GlobalSize", "NumWorkgroups", "GlobalOffset"}
-
 
 @dataclass
 class KernelInfo:
@@ -580,7 +577,8 @@ class Renderer:
 
         ptr = inst.operands[0].value
         if ptr in self.builtins:
-            self.assign(inst, self._builtin(self.builtins[ptr], self.rtype(inst)))
+            self.assign(inst, builtin_vars.values(self.builtins[ptr], self.rtype(inst), self.S,
+                                                  self.groupable))
             return
         load(self, inst)
 
@@ -588,35 +586,6 @@ class Renderer:
         from ..clower.ops import store
 
         store(self, ptr, value, align)
-
-    def _builtin(self, name: str, t: Type) -> list[str]:
-        """Per-lane values of a built-in variable (lane ``l`` of work-group ``sg_g``)."""
-        S = self.S
-        if name in _ID_DIMS:
-            f = {"GlobalInvocationId": "(sg_gb{d} + sg_{xyz})",
-                 "LocalInvocationId": "sg_{xyz}", "WorkgroupId": "sg_grp{d}",
-                 "WorkgroupSize": "sg_lsz{d}", "EnqueuedWorkgroupSize": "sg_enq{d}",
-                 "GlobalSize": "sg_gsz{d}", "NumWorkgroups": "sg_ngr{d}",
-                 "GlobalOffset": "sg_goff{d}"}[name]
-            # work-groups run together: the global id of the row's (regions.groups)
-            first = "(sg_gb0 + (u64)sg_wi * sg_enq0 + sg_x)" if self.groupable \
-                and name == "GlobalInvocationId" else f
-            return [f"({C.scalar_ctype(x)}){(first if d == 0 else f).format(d=d, xyz='xyz'[d])}"
-                    for d, x in enumerate(C.leaf_types(t))]
-        if name in non_uniform.LANE_MASKS:
-            return non_uniform.lane_mask(name, t, S)
-        ll = "(l - sg_wof[l] * sg_gvol)" if self.groupable else "l"  # the local linear id
-        expr = {"WorkDim": "sg_dim",
-                "GlobalLinearId": "(sg_linear_gid(sg_g, l))",
-                "LocalInvocationIndex": ll, "SubgroupSize":
-                f"(sg_gvol - {ll} / {S}u * {S}u < {S}u ? sg_gvol - {ll} / {S}u * {S}u : {S}u)",
-                "SubgroupMaxSize": f"{S}u", "NumSubgroups": f"((sg_gvol + {S - 1}u) / {S}u)",
-                "NumEnqueuedSubgroups":
-                f"((u32)((sg_enq0 * sg_enq1 * sg_enq2 + {S - 1}) / {S}))",
-                "SubgroupId": f"({ll} / {S}u)", "SubgroupLocalInvocationId": f"(l % {S}u)"}.get(name)
-        if expr is None:
-            raise UnsupportedError(f"native backend: built-in {name}")
-        return [f"({C.scalar_ctype(t)}){expr}"]
 
 
 def _read_prelude() -> str:
