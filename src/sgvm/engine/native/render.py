@@ -199,7 +199,8 @@ class Renderer:
     # -- module ----------------------------------------------------------------------------
     def render(self) -> tuple[str, dict[str, KernelInfo | UnsupportedError]]:
         """The C++ source and, per kernel, how to call it (or why it cannot run natively;
-        the module's other kernels still do)."""
+        the module's other kernels still do). With ``together``, the source holds only the
+        kernels whose work-groups may run together (the others never use it)."""
         out = [f"#define SG_SIZE {self.S}u\n#define SG_RW {regions.bundle(self.S)}u", PRELUDE, non_uniform.HEADER]
         kernels: dict[str, KernelInfo | UnsupportedError] = {}
         for i, ep in enumerate(self.m.entry_points):
@@ -211,7 +212,8 @@ class Renderer:
                 kernels[ep.name] = e
                 continue
             kernels[ep.name] = info
-            out.append(text)
+            if info.groupable or not self.together:
+                out.append(text)
         return "\n".join(out) + "\n", kernels
 
     def _kernel(self, fid: int, name: str, symbol: str) -> tuple[KernelInfo, str]:
