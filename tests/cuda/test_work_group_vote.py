@@ -13,23 +13,16 @@ non-zero for all work-items in the work-group"; work_group_any "... for any work
 
 from __future__ import annotations
 
-import functools
 import importlib.util
 
 import numpy as np
 import pytest
+from word_kernels import build, run_words
 
-import sgvm
 from sgvm import errors
 from sgvm.engine.cuda.render import Renderer
 from sgvm.engine.cuda.runtime import available
-from sgvm.runtime import residency
-from sgvm.runtime.args import BufferArg
 from sgvm.runtime.device import CPU_DEVICE, CUDA_DEVICE
-from sgvm.runtime.launch import launch
-from sgvm.runtime.memory import Allocation
-from sgvm.runtime.ndrange import NDRange
-from sgvm.spirv import Module, read
 
 gpu = [pytest.mark.gpu, pytest.mark.skipif(not available(), reason="needs CuPy and an NVIDIA GPU")]
 DEVICES = [CPU_DEVICE, pytest.param(CUDA_DEVICE, marks=gpu)]
@@ -105,19 +98,8 @@ kernel void k3_32(global const uint *in, global uint *out, global uint *blk) {
 L = 128
 
 
-@functools.cache
-def build(source: str) -> Module:
-    return read(sgvm.compile(source, "-cl-std=CL2.0"))
-
-
 def _run(source: str, kernel: str, arrays: list[np.ndarray], groups: int, device) -> list:
-    allocs = [Allocation(a.view(np.uint8).reshape(-1).copy(), "global", f"a{i}")
-              for i, a in enumerate(arrays)]
-    launch(build(source), kernel, [BufferArg(a) for a in allocs], NDRange((groups * L,), (L,)),
-           device=device)
-    for a in allocs:
-        residency.host_access(a)
-    return [a.data.view(np.uint32).copy() for a in allocs]
+    return run_words(source, kernel, arrays, groups, L, device)
 
 
 def _vote_expected(x: np.ndarray, groups: int) -> np.ndarray:
