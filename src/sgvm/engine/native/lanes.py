@@ -271,28 +271,6 @@ def _ends(r, tests: list[str], exts: list[affine.Extension], decl: str,
     return [*out, "    } } }"]
 
 
-def next_block(term: Instruction, index: dict[int, int]) -> list[str]:
-    """After a block every lane ran: the block they all wait at next, when they took the
-    same edge (a conditional branch notes the edges its lanes took in ``sg_took``)."""
-    o = term.opname
-    if o in ("OpReturn", "OpReturnValue"):
-        return ["      if (sg_all) sg_next = SG_EXIT;"]
-    if o == "OpBranch":
-        return [f"      if (sg_all) sg_next = {index[term.operands[0].value]}u;"]
-    if o == "OpBranchConditional":
-        a, b = (index[x.value] for x in term.operands[1:3])
-        return [f"      if (sg_all && sg_took == 1u) sg_next = {a}u;",
-                f"      if (sg_all && sg_took == 2u) sg_next = {b}u;"]
-    return []
-
-
-# The block's lanes, found with its number ``sg_b`` before it runs: the lowest and one past
-# the highest lane waiting at it (``sg_first``, ``sg_end``) and whether every lane between
-# does (``sg_run``: then the lane loops run over that range unmasked, with a pre-pass).
-RUN = ["      u32 sg_first = 0, sg_end = sg_vol;",
-       "      const bool sg_run = sg_all || sg_lanes_at(sg_pc, sg_vol, sg_b, &sg_first, &sg_end);"]
-
-
 def _loop(when: str, skip: str) -> list[str]:
     """The head of a lane loop over lanes ``sg_first`` to ``sg_end`` by rows (the module
     docstring), closed by ``} }``."""

@@ -35,7 +35,7 @@ from ..clower import dot, ext, ops  # noqa: F401  (dot registers into ops.OPS)
 from ..common import types as T
 from ..common.block_order import block_order
 from ..common.constants import ALLOWED, byte_offset, constant_sampler
-from . import builtin_vars, chains, checks, lanes, non_uniform, regions, segmentation
+from . import builtin_vars, chains, checks, lanes, non_uniform, regions, schedule, segmentation
 from .inline import flatten
 from .segmentation import Segment
 
@@ -355,19 +355,12 @@ class Renderer:
             "    const u32 sg_row = SG_ROW;",
             *spec,
             "    u64 sg_steps = 0;",
-            "    u32 sg_next = 0;  // the block every lane waits at, when known without a scan",
-            "    for (;;) {",
-            "      u32 sg_b = sg_next, sg_hi = sg_next;",
-            "      if (sg_next == SG_SCAN) { sg_b = SG_EXIT; sg_hi = 0;",
-            "        for (u32 l = 0; l < sg_vol; l++) { u32 p = sg_pc[l]; sg_b = p < sg_b ? p : sg_b; "
-            "sg_hi = p > sg_hi ? p : sg_hi; } }",
-            "      sg_next = SG_SCAN;",
-            "      if (sg_b == SG_EXIT) break;",
+            *schedule.HEAD,
             *phases,
             "      if (sgc->checks && ++sg_steps > sgc->steps) {",
             "        sg_fault(sgc->fault, sg_linear_gid(sg_g, 0), 0, 0, 0, 8); return 1; }",
             "      const bool sg_all = sg_hi == sg_b;",
-            *lanes.RUN,
+            *schedule.RUN,
             "      switch (sg_b) {",
             *body,
             "      default: return 2;",
@@ -468,10 +461,11 @@ class Renderer:
                 out += self._segment(seg, b, k, index)
         finally:
             self.sinking = set()
-        after = lanes.next_block(b.terminator, index)
+        wg = not self.sub_group
+        after = schedule.next_block(b.terminator, index, wg)
         if joins:
             tail = self.blocks[k + 1]
-            after = chains.next_block(b, tail, after, lanes.next_block(tail.terminator, index))
+            after = chains.next_block(b, tail, after, schedule.next_block(tail.terminator, index, wg))
         return [*out, *after, "      break; }"]
 
     def _segment(self, seg: Segment, block: Block, k: int, index: dict[int, int]) -> list[str]:
