@@ -89,7 +89,7 @@ class Steps:
     def _of(self, vid: int) -> Step | None:
         r = self.r
         if vid in r.m.constants or vid in r.params or vid in r.local_offsets \
-                or vid in r.globals or vid in self.same:
+                or vid in r.globals or vid in self.same or r.storage.get(vid) == "wg":
             return Step(0)
         inst = self.defs.get(vid)
         if inst is None or r.storage.get(vid) in ("lane", "sg"):

@@ -87,7 +87,7 @@ def recomputed(r, seg, block: Block) -> list[Instruction]:
     while used:
         vid = used.pop()
         inst = r.pure.get(vid)
-        if inst is None or vid in own or vid in out or r.storage.get(vid) in ("lane", "sg"):
+        if inst is None or vid in own or vid in out or r.storage.get(vid) in ("lane", "sg", "wg"):
             continue
         out[vid] = inst
         used += inst.ids()

@@ -28,14 +28,24 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from ...errors import UnsupportedError
-from ...spirv import Block, Function, Instruction, Module, Operand, Type
-from ...spirv import grammar as G
+from ...spirv import Block, Function, Instruction, Module, Type
 from ..clower import ctypes_ as C
 from ..clower import dot, ext, ops  # noqa: F401  (dot registers into ops.OPS)
 from ..common import types as T
 from ..common.block_order import block_order
-from ..common.constants import ALLOWED, byte_offset, constant_sampler
-from . import builtin_vars, chains, checks, lanes, non_uniform, regions, schedule, segmentation
+from ..common.constants import constant_sampler
+from . import (
+    builtin_vars,
+    chains,
+    checks,
+    lanes,
+    non_uniform,
+    regions,
+    scalars,
+    schedule,
+    segmentation,
+    spec_ops,
+)
 from .inline import flatten
 from .segmentation import Segment
 
@@ -96,6 +106,7 @@ class Renderer:
         self.blocks: list[Block] = []  # in block order
         self.terminates: dict[int, Block] = {}  # id() of each terminator → its block
         self.groupable = False  # rendering a kernel for work-groups run together
+        self.scalars: set[int] = set()  # work-group scalars (scalars.py)
 
     # -- the interface the shared lowering uses (engine/clower) --------------------------
     def type_of(self, vid: int) -> Type:
@@ -277,6 +288,8 @@ class Renderer:
         segments = [segmentation.split(self, b) for b in blocks]
         spans = regions.intervals(self, f, blocks)
         self.joined = chains.fuse(f, blocks, segments, spans)
+        self.scalars = scalars.find(self, f, blocks, segments, spans)
+        self.storage.update(dict.fromkeys(self.scalars, "wg"))
         segmentation.classify(self, f, blocks, segments)
         kept = regions.local_values(self, f, blocks, spans)
         self.storage.update(dict.fromkeys(kept, "sg"))
@@ -300,7 +313,7 @@ class Renderer:
                 self.sub_group = False
             decls = regions.declarations(self, sorted(v for v, m in kept.items() if m == n))
             phases += regions.phase((lo, hi), decls, cases)
-        spec = self._spec_ops(f)
+        spec = spec_ops.values(self, f)
         # The frame's arrays are parameters marked __restrict: clang then knows a store to a
         # lane array changes no buffer and no other lane array, and vectorises loops that
         # also load through pointers it cannot bound (gathers, pointers held in lane arrays).
@@ -354,6 +367,7 @@ class Renderer:
             "    const u64 sg_lsz0 = sg_g.lsz[0], sg_lsz1 = sg_g.lsz[1], sg_lsz2 = sg_g.lsz[2];",
             "    const u32 sg_row = SG_ROW;",
             *spec,
+            *scalars.declarations(self, self.scalars),
             "    u64 sg_steps = 0;",
             *schedule.HEAD,
             *phases,
@@ -425,40 +439,16 @@ class Renderer:
                 off += 8
         return off + _HEADER, out
 
-    def _spec_ops(self, f: Function) -> list[str]:
-        """The OpSpecConstantOp values ``f`` uses (directly or through others), computed per
-        work-group with the instruction's handler."""
-        wanted = {i for b in f.blocks for inst in b.instructions for i in inst.ids()}
-        for c in reversed(list(self.m.constants.values())):
-            if c.op == "OpSpecConstantOp" and c.id in wanted:
-                wanted.update(c.value["operands"])
-        saved, self.lines = self.lines, []
-        for c in self.m.constants.values():
-            if c.op != "OpSpecConstantOp" or c.id not in wanted:
-                continue
-            opname = c.value["opcode"]
-            if opname not in ALLOWED or opname not in self.ops:
-                raise UnsupportedError(f"native backend: OpSpecConstantOp {opname}")
-            for x, n in zip(C.leaf_types(c.type), self.leaves(c.id), strict=True):
-                self.emit(f"{C.scalar_ctype(x)} {n};")
-            off = byte_offset(self.m, c)
-            if off is not None:
-                self.emit(f"{self.leaf(c.id)} = {self.leaf(c.value['operands'][0])} + {off}LL;")
-                continue
-            operands = tuple(Operand("IdRef", v) for v in c.value["operands"])
-            self.ops[opname](self, Instruction(opname, G.load().opcode(opname), c.type.id, c.id,
-                                               operands))
-        out, self.lines = self.lines, saved
-        return out
-
     def _case(self, k: int, b: Block, segs: list[Segment], index: dict[int, int]) -> list[str]:
         """Block number ``k`` as a case of the scheduler's switch."""
         joins = k + 1 in self.joined  # its last loop runs block k + 1 too (chains.py)
         out = [f"    case {k}: {{ u32 sg_took = 0{', sg_took2 = 0' if joins else ''};"]
         self.sinking = {v for v, at in self.sunk.items() if at == k}
         try:
+            out += scalars.prologue(self, k, b, index)
             for seg in segs:
                 out += self._segment(seg, b, k, index)
+            out += scalars.copies(self, b, index)
         finally:
             self.sinking = set()
         wg = not self.sub_group
@@ -538,7 +528,7 @@ class Renderer:
         temps = []
         n = 0
         for inst in self._phis(dst):
-            for op in inst.operands:
+            for op in inst.operands if inst.result_id not in self.scalars else ():
                 value, pred = op.value
                 if pred != src:
                     continue

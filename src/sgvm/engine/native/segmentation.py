@@ -114,7 +114,7 @@ def classify(r, f: Function, blocks: list[Block], segments: list[list[Segment]])
         for inst in b.instructions:
             if inst.opname != "OpPhi":
                 continue
-            r.storage[inst.result_id] = "lane"
+            r.storage.setdefault(inst.result_id, "lane")  # or a work-group scalar
             for op in inst.operands:
                 value, pred = op.value
                 if pred in index:  # a joined block's edges are in its predecessor's loop

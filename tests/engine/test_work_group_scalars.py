@@ -1,0 +1,147 @@
+"""Work-group scalars and the scheduler's known next block (docs/native.md, "Work-group
+scalars"): values every live lane holds alike are one C variable on the native backend, and
+a step after a branch every lane ran that took both edges runs the lower target without a
+scan. Each kernel below has a value that looks the same for every lane but is not (a phi
+joining two branches, a loop counter of per-lane trip counts, a counter leaving its loop
+at different iterations, a local size that differs between work-groups), or a branch
+whose lower target's lanes do not all go on to the higher target; results are compared
+with NumPy computations, on both backends."""
+
+import numpy as np
+import pytest
+
+from sgvm.engine.native import scalars
+from sgvm.engine.native.render import Renderer
+
+from .harness import O2, Local, benchmark_cases, build, run
+
+SRC = r"""
+kernel void pick(global int *out, global const int *in, global int *aux, global int *mark,
+                 int a, int b) {
+  int i = get_global_id(0), l = get_local_id(0), x;
+  mark[i] = l;  // a write: the branches, which read, run in lane loops of their own
+  if (l % 3 == 0) { x = a; aux[i] += in[i]; } else { x = b; atomic_or(aux + i, in[i]); }
+  out[i] = x * 2 + 1;
+}
+
+kernel void trips(global int *out, global int *cnt, int k) {
+  int l = get_local_id(0), acc = 0;
+  for (int i = 0; i < l % 5 + k; i++) { acc += i * 3 + 1; atomic_inc(cnt); }
+  out[get_global_id(0)] = acc;
+}
+
+kernel void temporal(global int *out, global int *cnt) {
+  int l = get_local_id(0), j = 0;
+  for (;;) { atomic_inc(cnt); if (j >= l % 4) break; j++; }
+  out[get_global_id(0)] = j * 10 + (int)get_local_size(0);
+}
+
+kernel void nested(global int *out, global const int *in, global int *aux,
+                   global int *mark, int s) {
+  int i = get_global_id(0), l = get_local_id(0), v = l;
+  mark[i] = l;  // a write: the inner branch's load runs in a lane loop of its own
+  if (l < s) {
+    if (in[i] > 0) { atomic_add(aux, 1); v += 100; }
+    else { atomic_or(aux + 1, 4); v -= 1; }
+  }
+  out[i] = v;
+  atomic_add(aux + 2, v);
+}
+"""
+
+
+@pytest.fixture(scope="module")
+def module():
+    return build(SRC, O2)
+
+
+def test_phi_joining_two_branches(module):
+    """``x`` is ``a`` or ``b``, each the same for every lane, by a divergent branch."""
+    x = np.arange(96, dtype=np.int32) * 7
+    out, aux, mark = np.zeros(96, np.int32), np.full(96, 1, np.int32), np.zeros(96, np.int32)
+    (got, _, a, m), _ = run(module, "pick", [out, x, aux, mark, np.int32(5), np.int32(-7)],
+                            96, 48)
+    sel = np.arange(96) % 48 % 3 == 0
+    np.testing.assert_array_equal(got, np.where(sel, 11, -13))
+    np.testing.assert_array_equal(a, np.where(sel, x + 1, x | 1))
+    np.testing.assert_array_equal(m, np.arange(96) % 48)
+
+
+@pytest.mark.parametrize("k", [0, 2])
+def test_loop_counter_of_per_lane_trips(module, k):
+    """``i`` starts at 0 for every lane; lanes leave the loop after l % 5 + k iterations."""
+    out, cnt = np.zeros(64, np.int32), np.zeros(1, np.int32)
+    (got, c), _ = run(module, "trips", [out, cnt, np.int32(k)], 64, 32)
+    n = np.arange(64) % 32 % 5 + k
+    np.testing.assert_array_equal(got, 3 * n * (n - 1) // 2 + n)
+    assert int(c[0]) == int(n.sum())
+
+
+def test_counter_leaving_its_loop_at_different_iterations(module):
+    """``j`` grows alike in every lane still looping; lanes leave at j = l % 4. The last
+    work-group is smaller: the local size differs between work-groups."""
+    out, cnt = np.zeros(70, np.int32), np.zeros(1, np.int32)
+    (got, c), _ = run(module, "temporal", [out, cnt], 70, 32)
+    l = np.arange(70) % 32
+    size = np.where(np.arange(70) < 64, 32, 6)
+    np.testing.assert_array_equal(got, l % 4 * 10 + size)
+    assert int(c[0]) == int((l % 4 + 1).sum())
+
+
+@pytest.mark.parametrize("s,t", [(40, 13), (40, 0), (40, 64), (64, 64), (17, 0)])
+def test_branch_inside_a_branch(module, s, t):
+    """``l < s`` every lane runs, then a test of ``in`` (true below t) for the lanes below
+    s: the lower target's lanes go on to a block that is not the higher target (all of
+    them to one, when t is 0 or 64) before every lane meets again."""
+    l = np.arange(128) % 64
+    x = (l < t).astype(np.int32)
+    (got, _, aux, _), _ = run(module, "nested", [np.zeros(128, np.int32), x,
+                                                 np.zeros(3, np.int32), np.zeros(128, np.int32),
+                                                 np.int32(s)], 128, 64)
+    want = np.where(l < s, np.where(l < t, l + 100, l - 1), l)
+    np.testing.assert_array_equal(got, want)
+    assert aux.tolist() == [int(((l < s) & (l < t)).sum()),
+                            4 if ((l < s) & (l >= t)).any() else 0, int(want.sum())]
+
+
+@pytest.mark.parametrize("n,groups,last", [(256, 3, 256), (48, 4, 20)])
+def test_reduction_with_a_smaller_last_work_group(n, groups, last):
+    """The local-memory reduction (benchmarks/cases.py): ``s`` halves from the work-group's
+    own size, here 20 in the last work-group (a non-uniform remainder)."""
+    x = np.random.default_rng(5).integers(-50, 50, n * (groups - 1) + last).astype(np.float32)
+    tree = build(benchmark_cases().REDUCE, O2)
+    (_, got), _ = run(tree, "reduce", [x, np.zeros(groups, np.float32), Local(4 * n)],
+                         len(x), n)
+    want = []
+    for g in range(groups):
+        t = x[g * n:g * n + (n if g < groups - 1 else last)].astype(np.float64).copy()
+        s = len(t) // 2
+        while s:
+            t[:s] += t[s:2 * s]
+            s //= 2
+        want.append(t[0])
+    np.testing.assert_array_equal(got, np.float32(want))
+
+
+def _phis(module, kernel: str) -> set[int]:
+    ep = next(e for e in module.entry_points if e.name == kernel)
+    f = module.functions[ep.function]
+    return {i.result_id for b in f.blocks for i in b.instructions if i.opname == "OpPhi"}
+
+
+def test_which_values_are_scalars(module, monkeypatch):
+    """The reduction's ``s`` is a work-group scalar; none of the phis above is."""
+    found: set[int] = set()
+    original = scalars.find
+
+    def find(*args):
+        found.update(out := original(*args))
+        return out
+    monkeypatch.setattr(scalars, "find", find)
+    Renderer(module, 16).render()
+    assert found and not found & set().union(*(_phis(module, k) for k in ("pick", "trips",
+                                                                          "temporal")))
+    tree = build(benchmark_cases().REDUCE, O2)
+    found.clear()
+    Renderer(tree, 16).render()
+    assert _phis(tree, "reduce") <= found
