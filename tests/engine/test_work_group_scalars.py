@@ -47,6 +47,14 @@ kernel void nested(global int *out, global const int *in, global int *aux,
   out[i] = v;
   atomic_add(aux + 2, v);
 }
+
+kernel void runs(global int *out, global const int *in, global int *mark, int lo, int hi,
+                 int from) {
+  int i = get_global_id(0), l = get_local_id(0), v = l;
+  mark[i] = l;  // a write: the branch's load runs in a lane loop of its own
+  if ((l >= lo & l < hi) | l >= from) v = in[i] * 3;
+  out[i] = v;
+}
 """
 
 
@@ -102,6 +110,20 @@ def test_branch_inside_a_branch(module, s, t):
     np.testing.assert_array_equal(got, want)
     assert aux.tolist() == [int(((l < s) & (l < t)).sum()),
                             4 if ((l < s) & (l >= t)).any() else 0, int(want.sum())]
+
+
+@pytest.mark.parametrize("lo,hi,start", [(0, 13, 45), (5, 27, 45), (20, 45, 45), (0, 10, 30),
+                                         (0, 45, 45), (3, 3, 44), (16, 32, 45), (1, 2, 40)])
+def test_lanes_of_the_lower_target(module, lo, hi, start):
+    """The lanes below ``hi`` from ``lo``, and those from ``start``, of 45-lane work-groups
+    take the branch's lower edge: one run (from lane 0, inside, up to the last lane, across
+    16-lane steps, one lane at the end), two runs (counted: the first run is not all of
+    them), every lane."""
+    l = np.arange(90) % 45
+    x = np.arange(90, dtype=np.int32) - 40
+    (got, _, _), _ = run(module, "runs", [np.zeros(90, np.int32), x, np.zeros(90, np.int32),
+                                          np.int32(lo), np.int32(hi), np.int32(start)], 90, 45)
+    np.testing.assert_array_equal(got, np.where(((l >= lo) & (l < hi)) | (l >= start), x * 3, l))
 
 
 @pytest.mark.parametrize("n,groups,last", [(256, 3, 256), (48, 4, 20)])

@@ -164,6 +164,35 @@ static __attribute__((noinline)) bool sg_lanes_at(const u32 *__restrict pc, u32 
   return n == hi - lo;
 }
 
+// The lanes waiting at block b when n of them do (engine/native/schedule.py): the first
+// such lane and its run of consecutive lanes, 16 lanes at a time (a compare and a mask);
+// true, with the run, when the run holds all n (else sg_lanes_at finds them). A run of s
+// lanes from lane 0 costs s / 16 steps instead of a pass over the work-group.
+SG_FN u32 sg_at16(const u32 *__restrict pc, u32 c, u32 vol, u32 b) {
+  u32 m = 0;
+  for (u32 i = 0; i < 16; i++) m |= (u32)(c + i < vol && pc[c + i] == b) << i;
+  return m;
+}
+static __attribute__((noinline)) bool sg_lanes_from(const u32 *__restrict pc, u32 vol, u32 b,
+                                                    u32 n, u32 *first, u32 *end) {
+  u32 c = 0, m = 0;
+  while (c < vol && !(m = sg_at16(pc, c, vol, b))) c += 16;
+  if (!m) return false;
+  const u32 f = c + (u32)__builtin_ctz(m);
+  const u32 gap = ~m & (0xffffu << (f - c)) & 0xffffu;  // the first lane after f not at b
+  u32 e = gap ? c + (u32)__builtin_ctz(gap) : c + 16;
+  if (!gap)
+    for (c += 16; c < vol; c += 16) {
+      const u32 k = sg_at16(pc, c, vol, b);
+      e = k == 0xffffu ? c + 16 : c + (u32)__builtin_ctz(~k);
+      if (k != 0xffffu) break;
+    }
+  e = e < vol ? e : vol;
+  if (e - f != n) return false;
+  *first = f; *end = e;
+  return true;
+}
+
 // ---- address spaces of generic pointers (OpGenericCastToPtrExplicit & co.) -------------
 #define __isShared(p) ((u64)(p) - (u64)sg_g.local < sg_g.c->local_bytes)
 #define __isLocal(p) ((char *)(p) >= sg_g.priv && (char *)(p) < sg_g.priv_end)

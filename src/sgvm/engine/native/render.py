@@ -107,6 +107,7 @@ class Renderer:
         self.terminates: dict[int, Block] = {}  # id() of each terminator → its block
         self.groupable = False  # rendering a kernel for work-groups run together
         self.scalars: set[int] = set()  # work-group scalars (scalars.py)
+        self.counting = False  # the block's branch counts its lanes' lower edge (schedule.py)
 
     # -- the interface the shared lowering uses (engine/clower) --------------------------
     def type_of(self, vid: int) -> Type:
@@ -442,7 +443,11 @@ class Renderer:
     def _case(self, k: int, b: Block, segs: list[Segment], index: dict[int, int]) -> list[str]:
         """Block number ``k`` as a case of the scheduler's switch."""
         joins = k + 1 in self.joined  # its last loop runs block k + 1 too (chains.py)
-        out = [f"    case {k}: {{ u32 sg_took = 0{', sg_took2 = 0' if joins else ''};"]
+        # the lanes taking a branch's lower edge are counted on the work-group path (schedule.py)
+        self.counting = not (self.sub_group or joins or k in self.joined) \
+            and schedule.counted(b.terminator, index) and b.terminator.ids()[0] not in self.scalars
+        out = [f"    case {k}: {{ u32 sg_took = 0{', sg_took2 = 0' if joins else ''}"
+               f"{schedule.COUNT if self.counting else ''};"]
         self.sinking = {v for v, at in self.sunk.items() if at == k}
         try:
             out += scalars.prologue(self, k, b, index)
@@ -452,7 +457,7 @@ class Renderer:
         finally:
             self.sinking = set()
         wg = not self.sub_group
-        after = schedule.next_block(b.terminator, index, wg)
+        after = schedule.next_block(b.terminator, index, wg, self.counting)
         if joins:
             tail = self.blocks[k + 1]
             after = chains.next_block(b, tail, after, schedule.next_block(tail.terminator, index, wg))
@@ -492,6 +497,8 @@ class Renderer:
         elif o == "OpBranchConditional":
             c, a, b = (x.value for x in inst.operands[:3])
             self.emit(f"{took} |= {self.leaf(c)} ? 1u : 2u;")
+            if self.counting and inst is block.terminator:
+                self.emit(schedule.count(self.leaf(c), inst, index))
             self.emit(f"if ({self.leaf(c)}) {self._edge(block.label, a, index)} "
                       f"else {self._edge(block.label, b, index)}")
         elif o == "OpSwitch":

@@ -5,9 +5,11 @@ The lowest block some lane waits at runs next, for the lanes waiting there. It i
 without a scan of the lanes' counters when the step before left every lane at one block
 (``sg_next``), and when the step before ran every lane through a conditional branch whose
 two edges both were taken (``sg_kn``): every lane then waits at one of the two targets,
-so the lower target runs next (its lanes found by ``sg_lanes_at``) while every other lane
-waits at the higher one (``sg_rest``); once the lower target's lanes all leave it by one
-edge to ``sg_rest``, every lane waits there.
+so the lower target runs next, for the lanes that took its edge (counted by the branch's
+lane loops: ``sg_lanes_from`` finds them from the first as one run where they are one, as
+the first ``s`` lanes of ``if (l < s)``; ``sg_lanes_at`` otherwise), while every other
+lane waits at the higher one (``sg_rest``); once the lower target's lanes all leave it by
+one edge to ``sg_rest``, every lane waits there.
 """
 
 from __future__ import annotations
@@ -17,7 +19,7 @@ from ...spirv import Instruction
 # The step's block, before the region phases: ``sg_kp`` when it is the lower target of a
 # branch every lane took in the step before, every other lane waiting at ``sg_rest``.
 HEAD = ["    u32 sg_next = 0;  // the block every lane waits at, when known without a scan",
-        "    bool sg_kn = false; u32 sg_nrest = 0;",
+        "    bool sg_kn = false; u32 sg_nrest = 0, sg_ncnt = 0;",
         "    for (;;) {",
         "      const bool sg_kp = sg_kn; const u32 sg_rest = sg_nrest; sg_kn = false;",
         "      u32 sg_b = sg_next, sg_hi = sg_kp ? sg_rest : sg_next;",
@@ -31,15 +33,36 @@ HEAD = ["    u32 sg_next = 0;  // the block every lane waits at, when known with
 # the highest lane waiting at it (``sg_first``, ``sg_end``) and whether every lane between
 # does (``sg_run``: then the lane loops run over that range unmasked, with a pre-pass).
 RUN = ["      u32 sg_first = 0, sg_end = sg_vol;",
-       "      const bool sg_run = sg_all || sg_lanes_at(sg_pc, sg_vol, sg_b, &sg_first, &sg_end);"]
+       "      const bool sg_run = sg_all || (sg_kp && sg_lanes_from(sg_pc, sg_vol, sg_b, sg_ncnt, "
+       "&sg_first, &sg_end)) || sg_lanes_at(sg_pc, sg_vol, sg_b, &sg_first, &sg_end);"]
 
-def next_block(term: Instruction, index: dict[int, int], work_group: bool = True) -> list[str]:
+# The lanes of a conditional branch taking the edge to its lower target, counted in its
+# lane loops (``count``) on the work-group path: ``sg_lanes_from`` then finds them as one
+# run without a pass over every lane.
+COUNT = ", sg_tn = 0"
+
+
+def counted(term: Instruction, index: dict[int, int]) -> bool:
+    """Whether the block ends in a conditional branch with two different targets."""
+    if term.opname != "OpBranchConditional":
+        return False
+    a, b = (index[x.value] for x in term.operands[1:3])
+    return a != b
+
+
+def count(cond: str, term: Instruction, index: dict[int, int]) -> str:
+    """In the lane loop: lane ``l`` counted when it takes the edge to the lower target."""
+    a, b = (index[x.value] for x in term.operands[1:3])
+    return f"sg_tn += {cond if a < b else '!' + cond};"
+
+def next_block(term: Instruction, index: dict[int, int], work_group: bool = True,
+               counts: bool = False) -> list[str]:
     """After the block ran: the block every lane waits at next, when the step's lanes took
     one edge and either they were every lane (``sg_all``) or the others all wait at that
     edge's target (``sg_kp``, ``sg_rest``); the lower target, the others waiting at the
-    higher one, when a step of every lane took both edges of a branch. ``work_group``:
-    False for a region's blocks (regions.py), whose bundle scheduler knows only
-    ``sg_next``."""
+    higher one, when a step of every lane took both edges of a branch (with the count of
+    the lower target's lanes when ``counts``, else 0: unknown). ``work_group``: False for a
+    region's blocks (regions.py), whose bundle scheduler knows only ``sg_next``."""
     def every(x: str) -> str:
         return f"(sg_all || (sg_kp && sg_rest == {x}))" if work_group else "sg_all"
 
@@ -56,6 +79,6 @@ def next_block(term: Instruction, index: dict[int, int], work_group: bool = True
         lo, hi = sorted(index[x.value] for x in term.operands[1:3])
         if work_group and lo != hi:
             out.append(f"      if (sg_all && sg_took == 3u) {{ sg_next = {lo}u; sg_kn = true; "
-                       f"sg_nrest = {hi}u; }}")
+                       f"sg_nrest = {hi}u; sg_ncnt = {'sg_tn' if counts else '0'}; }}")
         return out
     return []
