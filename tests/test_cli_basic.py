@@ -104,7 +104,8 @@ def test_info_json() -> None:
     assert proc.returncode == 0
     info = json.loads(proc.stdout)
     assert info["platform"]["name"] == "sgvm"
-    cpu = info["devices"][0]
+    native, cpu = info["devices"][:2]  # the default first
+    assert native["backend"] == "native" and native["available"] is True
     assert cpu["name"] == CPU_DEVICE.name and cpu["available"] is True
     assert cpu["sub_group_sizes"] == list(CPU_DEVICE.sub_group_sizes)
     assert cpu["max_work_group_size"] == CPU_DEVICE.max_work_group_size

@@ -15,8 +15,9 @@ def test_platform_and_device_queries() -> None:
     (platform,) = cl.get_platforms()
     assert platform.name == "sgvm"
     assert "FULL_PROFILE" == platform.get_info(cl.platform_info.PROFILE)
-    dev, native = platform.get_devices()  # the NumPy engine first (the default), then native
+    native, dev = platform.get_devices()  # the native backend first (the default), then NumPy
     assert dev.name == CPU_DEVICE.name and native.backend == "native"
+    assert cl.create_some_context().devices == [native]
     assert dev.max_work_group_size == CPU_DEVICE.max_work_group_size
     assert dev.get_info(cl.device_info.MAX_WORK_ITEM_SIZES) == list(CPU_DEVICE.max_work_item_sizes)
     assert dev.local_mem_size == CPU_DEVICE.local_mem_size
@@ -24,7 +25,7 @@ def test_platform_and_device_queries() -> None:
     assert "cl_intel_subgroups" in dev.extensions.split()
     assert dev.type == cl.device_type.GPU
     assert dev.platform is platform
-    assert platform.get_devices(cl.device_type.CPU) == [dev, native]
+    assert platform.get_devices(cl.device_type.CPU) == [native, dev]
 
 
 def test_unknown_queries_and_device_types() -> None:

@@ -48,7 +48,7 @@ def env(icd_env):
 def test_lists_the_platform_and_its_sub_group_sizes(host, env):
     out = subprocess.run([str(host), "list"], env=env, capture_output=True, text=True, timeout=120)
     assert out.returncode == 0, out.stderr
-    assert out.stdout.splitlines() == ["platform: sgvm", "device: sgvm CPU", "sub-group sizes: 8 16 32"]
+    assert out.stdout.splitlines() == ["platform: sgvm", "device: sgvm native", "sub-group sizes: 8 16 32"]
 
 
 @pytest.mark.parametrize("size", ["8", "16"])
@@ -114,4 +114,4 @@ def test_the_system_loader_under_sgvm_exec(tmp_path, icd_env):
                     "-o", str(exe)], check=True, capture_output=True)
     out = run_sgvm("exec", "--", str(exe), "list", env=icd_env)
     assert out.returncode == 0, out.stderr
-    assert out.stdout.splitlines()[:2] == ["platform: sgvm", "device: sgvm CPU"]
+    assert out.stdout.splitlines()[:2] == ["platform: sgvm", "device: sgvm native"]

@@ -259,9 +259,9 @@ def get_platforms() -> list[Platform]:
 
 
 def _device_from_env() -> Device:
-    """The device ``SGVM_DEVICE`` names ("cpu", the NumPy engine, when unset; "numpy" is
-    "cpu")."""
-    want = os.environ.get("SGVM_DEVICE", "cpu").strip().lower() or "cpu"
+    """The device ``SGVM_DEVICE`` names ("numpy" is "cpu", the NumPy engine); unset, the
+    platform's first: the native backend where it can run, else the NumPy engine."""
+    want = os.environ.get("SGVM_DEVICE", "").strip().lower() or _PLATFORM._devices[0].backend
     want = ALIASES.get(want, want)
     for dev in _PLATFORM._devices:
         if dev.backend == want:
@@ -313,7 +313,7 @@ class Context(InfoObject):
 
 
 def create_some_context(interactive: bool | None = False, answers: Sequence[str] | None = None) -> Context:
-    """A context on the device ``SGVM_DEVICE`` names ("cpu" by default).
+    """A context on the device ``SGVM_DEVICE`` names (by default the platform's first).
 
     Never prompts; ``interactive``, ``answers`` and ``PYOPENCL_CTX`` have no
     effect because sgvm has one platform and picks the device from ``SGVM_DEVICE``.

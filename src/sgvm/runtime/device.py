@@ -144,7 +144,8 @@ class DeviceModel:
 CPU_DEVICE = DeviceModel()
 NATIVE_DEVICE = DeviceModel(name="sgvm native", engine="native")
 CUDA_DEVICE = DeviceModel(name="sgvm CUDA", engine="cuda")
-# Every device by the name SGVM_DEVICE and Device.backend use for it, the default first.
-DEVICES: dict[str, DeviceModel] = {"cpu": CPU_DEVICE, "native": NATIVE_DEVICE,
+# Every device by the name SGVM_DEVICE and Device.backend use for it, the default first: the
+# native backend where it can run (docs/native.md), else the NumPy engine ("cpu").
+DEVICES: dict[str, DeviceModel] = {"native": NATIVE_DEVICE, "cpu": CPU_DEVICE,
                                    "cuda": CUDA_DEVICE}
 ALIASES = {"numpy": "cpu"}  # the NumPy engine's device is "cpu"

@@ -77,10 +77,17 @@ def threads() -> int:
         return os.cpu_count() or 1
 
 
+# The largest C++ the backend hands to clang: a kernel of some 40,000 instructions (every
+# conversion of OpenCL C in one kernel, tests/compiler) renders to 40 MiB, which -O3 did
+# not build in 10 minutes; typical kernels render to well under 1 MiB.
+MAX_SOURCE = 4 << 20
+
+
 def compiled(module: Module, sub_group_size: int, checked: bool, together: bool = False,
              ) -> tuple[Any, dict[str, KernelInfo | UnsupportedError]]:
     """The loaded library of ``module`` and, per kernel, its KernelInfo or why it cannot run
-    natively (raises BuildError when the C++ does not compile; cached per module).
+    natively (raises BuildError when the C++ does not compile, UnsupportedError when it is
+    too large to; cached per module).
     ``together``: the code for launches that run work-groups together (regions.groups),
     built only once a launch does."""
     per = _SOURCES.setdefault(module, {})
@@ -89,8 +96,12 @@ def compiled(module: Module, sub_group_size: int, checked: bool, together: bool 
     if entry is None:
         try:
             source, kernels = Renderer(module, sub_group_size, checked, together).render()
+            if len(source) > MAX_SOURCE:
+                raise UnsupportedError(f"its C++ is {len(source) / 2**20:.0f} MiB, past the "
+                                       f"{MAX_SOURCE >> 20} MiB the native backend builds "
+                                       "(clang would take minutes)")
             entry = (compiler.library(source), kernels)
-        except BuildError as e:
+        except (BuildError, UnsupportedError) as e:
             entry = e
         per[key] = entry
     if isinstance(entry, Exception):
@@ -135,8 +146,7 @@ class NativeBackend(Backend):
 
     def launch(self, request: LaunchRequest) -> LaunchResult:
         module, kernel = request.module, request.kernel
-        if request.observers:
-            _announce(module, kernel, "checked and profiled launches run on the reference engine")
+        if request.observers:  # by design (docs/native.md, "Using it"): not announced
             return backends.get("numpy").launch(request)
         v = request.variant
         if v.differences(Variant(sub_group_size=v.sub_group_size, seed=v.seed)):

@@ -101,7 +101,11 @@ def _build(source: str, path: Path) -> None:
         src.write_text(source)
         out = Path(tmp) / "kernel.so"
         cmd = [*_zig(), "cc", *FLAGS, f"-mcpu={target()}", str(src), "-o", str(out)]
-        proc = subprocess.run(cmd, capture_output=True, text=True, timeout=600)
+        try:
+            proc = subprocess.run(cmd, capture_output=True, text=True, timeout=600)
+        except subprocess.TimeoutExpired:
+            raise BuildError("clang did not finish in 600 s",
+                             what="the native backend's C++ did not compile") from None
         if proc.returncode != 0:
             raise BuildError(proc.stderr[-4000:], what="the native backend's C++ did not compile")
         os.replace(out, path)

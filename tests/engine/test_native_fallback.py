@@ -1,0 +1,28 @@
+"""A kernel whose C++ is too large for the native backend to build in reasonable time
+runs on the NumPy engine, and says so once on stderr (docs/native.md, "Using it")."""
+
+import numpy as np
+import pytest
+
+from sgvm.engine.native import backend as native
+from sgvm.runtime.device import NATIVE_DEVICE
+
+from .harness import O2, build, run
+
+SRC = r"""
+kernel void twice(global int *x) { size_t i = get_global_id(0); x[i] = 2 * x[i] + 1; }
+"""
+
+
+def test_too_large_a_kernel_runs_on_the_numpy_engine_and_says_so(backend, monkeypatch, capsys):
+    if backend != "native":
+        pytest.skip("the native backend's own limit")
+    monkeypatch.setattr(native, "MAX_SOURCE", 1 << 10)  # this kernel's C++ is larger
+    module = build(SRC + "// too large\n", O2)
+    x = np.arange(64, dtype=np.int32)
+    for _ in range(2):
+        (out,), _ = run(module, "twice", [x], 64, 16, device=NATIVE_DEVICE)
+        assert np.array_equal(out, 2 * x + 1)
+    err = capsys.readouterr().err
+    assert err.count("kernel 'twice' runs on the NumPy engine") == 1, err
+    assert "MiB the native backend builds" in native.fallback_reason(module, "twice")
