@@ -38,6 +38,7 @@ from . import (
     builtin_vars,
     chains,
     checks,
+    fused,
     lanes,
     non_uniform,
     regions,
@@ -97,6 +98,7 @@ class Renderer:
         self.slow = False  # … and checks some access with sg_ok
         self.guarded_ptrs: list[int] = []  # … through these pointers
         self.sub_group = False  # rendering a region's blocks for one bundle (regions.py)
+        self.fused = False  # … a block for one full sub-group (fused.py)
         self.across: set[int] = set()  # values some lane reads of another (collectives.at)
         self.pre_checks: list[tuple[int, str, int]] = []  # what a pre-pass tests (lanes.py)
         self.sunk: dict[int, int] = {}  # value → its block: stored on the edges (segmentation.sink)
@@ -451,8 +453,9 @@ class Renderer:
         self.sinking = {v for v, at in self.sunk.items() if at == k}
         try:
             out += scalars.prologue(self, k, b, index)
-            for seg in segs:
-                out += self._segment(seg, b, k, index)
+            body = [x for seg in segs for x in self._segment(seg, b, k, index)]
+            both = fused.render(self, k, b, segs, index)  # sub-group by sub-group
+            out += body if both is None else [*both, "    else {", *body, "    }"]
             out += scalars.copies(self, b, index)
         finally:
             self.sinking = set()

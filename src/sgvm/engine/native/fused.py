@@ -1,0 +1,131 @@
+"""Blocks of straight code run sub-group by sub-group (docs/native.md, "Sub-group by
+sub-group").
+
+A block with a sub-group collective and no instruction that needs the work-group's lock-step
+(``regions.lock_step``: work-group barriers and collectives, atomics) gets a second rendering:
+all its segments for one sub-group's lanes, then for the next sub-group. It runs when every
+lane of the work-group runs the block (``sg_all``) and the rows hold whole sub-groups
+(``sg_row % SG_SIZE == 0``: every sub-group is full and lies in one row), so each lane loop
+is ``SG_SIZE`` lanes, a constant, and a value defined in the block and used in no other
+block is an array of one sub-group (``u32 r24[SG_SIZE]``, indexed ``l - sg_o``) that clang
+keeps in registers. Otherwise the block runs segment by segment over the work-group, as
+before.
+
+Exact by the argument of "Sub-group regions": each sub-group still runs the block's
+instructions in order in lock-step over its own lanes, so every sub-group collective sees
+the lanes and values it sees on the NumPy engine; what changes is only the order between
+different sub-groups' memory accesses, which a kernel can observe only through a data race
+or an atomic (the block holds none of the latter).
+
+With checks on, every access of the block's lane segments through a pointer of known object
+is tested before the block runs, by the segments' pre-passes over all the work-group's
+lanes (``lanes._pre``), which needs each address computed from the ids, the arguments and
+values of its own segment (not from what an earlier segment of the block computed): a
+block where one is not is not rendered twice. When a test fails, the block runs segment by
+segment with its checked loops, which note the faults as before. Block reads and writes test
+each sub-group's ends as on the work-group path; accesses through pointers of unknown object
+keep their test at each lane (``sg_ok``), which records a fault itself.
+"""
+
+from __future__ import annotations
+
+from ...spirv import Block, Instruction
+from ..clower import ctypes_ as C
+from . import lanes, regions
+from .collectives import render_collective
+from .segmentation import Segment
+
+
+def render(r, k: int, block: Block, segs: list[Segment], index: dict[int, int]
+           ) -> list[str] | None:
+    """The C running block number ``k`` sub-group by sub-group when it may (setting
+    ``sg_fuse``), or None where the block does not qualify (the module docstring)."""
+    if r.sub_group or k in r.joined or k + 1 in r.joined \
+            or block.label in block.terminator.ids() \
+            or not any(s.kind == "collective" for s in segs) \
+            or any(regions.lock_step(r, i) for i in block.instructions):
+        return None
+    pres: list[str] = []
+    for seg in segs:
+        if seg.kind != "lanes":
+            continue
+        insts = lanes.recomputed(r, seg, block) + seg.insts
+        r.noted, r.slow, r.guarded_ptrs = False, False, []
+        lanes._body(r, insts, block, index, "noted")
+        if not r.noted:
+            continue
+        addresses = None if r.slow else lanes._slice(r, insts, list(r.guarded_ptrs))
+        if addresses is None or not _own(r, insts, addresses):
+            return None
+        pres += lanes._pre(r, insts, addresses, block, index, {})
+    kept = _block_values(r, k, block)
+    saved = {v: r.storage[v] for v in kept}
+    r.storage.update(dict.fromkeys(kept, "sg"))
+    r.fused = True  # collectives run for the one sub-group [sg_o, sg_o + SG_SIZE)
+    body: list[str] = []
+    try:
+        for seg in segs:
+            if seg.kind == "barrier":  # of a sub-group: its lanes run in lock-step
+                continue
+            if seg.kind == "collective":
+                r.lines = []
+                render_collective(r, seg.insts[0], k)
+                body += [x.replace("for (u32 l = g0; l < g1; l++)", _EACH) for x in r.lines]
+                continue
+            insts = lanes.recomputed(r, seg, block) + seg.insts
+            body += [_LOOP, *lanes._body(r, insts, block, index, "off"), "    } }"]
+        decls = [f"        alignas(64) {ct} {n}[SG_SIZE];" for ct, n in _arrays(r, kept)]
+    finally:
+        r.fused = False
+        r.storage.update(saved)
+    test = ["    if (sg_fuse) { u32 sg_pre = 0;", *pres, "      sg_fuse = !sg_pre; }"] \
+        if pres else []
+    return ["    bool sg_fuse = sg_all && sg_row % SG_SIZE == 0;", *test,
+            "    if (sg_fuse) {",
+            '      _Pragma("clang loop vectorize(disable)")',
+            "      for (u32 sg_o = 0; sg_o < sg_vol; sg_o += SG_SIZE) {",
+            # every lane runs the block: all sub-groups are full, each in one row
+            "        const bool sg_all = true; const u32 sg_n = SG_SIZE;",
+            "        const u32 sg_l0 = sg_o / sg_row * sg_row, sg_xo = sg_o - sg_l0;",
+            "        const u32 sg_y = sg_lid1[sg_l0], sg_z = sg_lid2[sg_l0], "
+            "sg_wi = SG_WI(sg_wof[sg_l0]);",
+            *decls, *body, "      }", "    }"]
+
+
+# A lane loop over the sub-group's lanes, closed by "} }" as lanes._loop's
+_NOUNROLL = '_Pragma("clang loop unroll(disable)")'
+# … and a collective's loop over them: a constant trip count
+_EACH = _NOUNROLL + " for (u32 sg_j = 0, l = g0; sg_j < SG_SIZE; sg_j++, l++)"
+_LOOP = ("    { " + _NOUNROLL + " for (u32 sg_j = 0; sg_j < SG_SIZE; sg_j++) { "
+         "const u32 sg_x = sg_xo + sg_j, l = sg_o + sg_j;")
+
+
+def _own(r, insts: list[Instruction], addresses: set[int]) -> bool:
+    """Whether the addresses (``addresses``, computed by ``insts``) read no lane array: they
+    can be computed, and tested, before the block runs."""
+    defined = {i.result_id for i in insts}
+    return not any(r.storage.get(v) in ("lane", "sg") and v not in defined
+                   for i in insts if i.result_id in addresses for v in i.ids())
+
+
+def _block_values(r, k: int, block: Block) -> list[int]:
+    """The lane arrays defined in block ``k`` and used in no other block (not phis: their
+    predecessors write them)."""
+    out = []
+    for inst in block.instructions:
+        vid = inst.result_id
+        if vid is None or inst.opname == "OpPhi" or r.storage.get(vid) != "lane":
+            continue
+        if all(b == k for b, _ in r.uses.get(vid, ())):
+            out.append(vid)
+    return out
+
+
+def _arrays(r, values: list[int]) -> list[tuple[str, str]]:
+    """(C type, C name) of each leaf of ``values``."""
+    out = []
+    for vid in values:
+        lts = C.leaf_types(r.type_of(vid))
+        names = [f"r{vid}"] if len(lts) == 1 else [f"r{vid}_{k}" for k in range(len(lts))]
+        out += [(C.scalar_ctype(x), n) for x, n in zip(lts, names, strict=True)]
+    return out
