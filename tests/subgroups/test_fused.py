@@ -51,6 +51,36 @@ REQ kernel void scan_partial(global const float *in, global float *out) {
            + 10000.0f * sub_group_broadcast(x, 0);
 }
 
+REQ kernel void shuffles(global const int *in, global int *out, global long *out64,
+                        global float2 *outf) {
+  size_t i = GID, n = get_global_size(0) * get_global_size(1);
+  int x = in[i], y = in[n + i];
+  out[i] = intel_sub_group_shuffle_down(x, y, 3u);
+  out[n + i] = intel_sub_group_shuffle_down(x, y, SG - 2u);
+  out[2 * n + i] = intel_sub_group_shuffle_up(x, y, 5u);
+  out[3 * n + i] = intel_sub_group_shuffle_up(x, y, (uint)SG);
+  out[4 * n + i] = intel_sub_group_shuffle(y, SG - 1u);
+  out[5 * n + i] = intel_sub_group_shuffle_xor(x, SG / 2u + 1u);
+  out[6 * n + i] = intel_sub_group_shuffle(x, (uint)y & (SG - 1u));
+  out64[i] = intel_sub_group_shuffle_xor((long)x * 4000000007L, 3u);
+  outf[i] = intel_sub_group_shuffle_down((float2)(x, y), (float2)(y, x), 1u);
+}
+
+REQ kernel void int_scans(global const int *in, global uint *out, global ulong *out64) {
+  size_t i = GID, n = get_global_size(0) * get_global_size(1);
+  int x = in[i];
+  long w = (long)x * 4000000007L;
+  out[i] = (uint)sub_group_scan_inclusive_min(x);
+  out[n + i] = (uint)sub_group_scan_exclusive_max(x);
+  out[2 * n + i] = sub_group_scan_exclusive_add((uint)x);
+  out[3 * n + i] = sub_group_scan_inclusive_max((uint)x);
+  out[4 * n + i] = sub_group_scan_exclusive_min((uint)x);
+  out[5 * n + i] = sub_group_scan_inclusive_add((uint)x);
+  out64[i] = (ulong)sub_group_scan_inclusive_add(w);
+  out64[n + i] = (ulong)sub_group_scan_exclusive_min(w);
+  out64[2 * n + i] = sub_group_scan_inclusive_max((ulong)w);
+}
+
 REQ kernel void through_memory(global uint *buf, global uint *out) {
   size_t i = get_global_id(0);
   buf[i] = (uint)i * 3u;
@@ -105,7 +135,8 @@ def _kernel_source(m, S: int, kernel: str, bounds: bool = True) -> str:
 
 def test_which_blocks_run_by_sub_group(sized):
     S, m = sized
-    for kernel in ("reduce_down", "scan_xor", "scan_partial", "through_memory"):
+    for kernel in ("reduce_down", "scan_xor", "scan_partial", "through_memory", "shuffles",
+                   "int_scans"):
         assert "sg_fuse" in _kernel_source(m, S, kernel), kernel
         assert "sg_fuse" in _kernel_source(m, S, kernel, bounds=False), kernel
     for kernel in ("two_tickets", "across_barrier", "with_work_group"):
@@ -161,6 +192,71 @@ def test_float_scan_reduce_broadcast(sized, shape):
             acc = np.float32(acc + v[k])
         want[ids] = (ex + np.float32(100) * v.max()) + np.float32(10000) * v[0]
     np.testing.assert_array_equal(out, want)
+
+
+def _shuffled(x: np.ndarray, y: np.ndarray, S: int) -> list[np.ndarray]:
+    """The Intel shuffles of ``shuffles`` for one sub-group of ``S`` lanes (spec rules)."""
+    j = np.arange(S)
+    down = np.concatenate([x, y])
+    up = np.concatenate([x, y])  # lane j - c of the current (y), below 0 the previous (x)
+    return [down[j + 3], down[j + S - 2], up[S + j - 5], up[j], np.full(S, y[S - 1]),
+            x[j ^ (S // 2 + 1)], x[y & (S - 1)]]
+
+
+@pytest.mark.parametrize("shape", list(FULL))
+def test_constant_shuffles(sized, shape):
+    S, m = sized
+    gs, ls = FULL[shape]
+    n = total(gs)
+    u = np.random.default_rng(S + 6).integers(-1 << 30, 1 << 30, 2 * n).astype(np.int32)
+    (_, out, out64, outf), _ = run(m, "shuffles", [u, np.zeros(7 * n, np.int32),
+                                                   np.zeros(n, np.int64),
+                                                   np.zeros((n, 2), np.float32)], gs, ls)
+    assert_native(m, "shuffles")
+    x, y = u[:n], u[n:]
+    out = out.reshape(7, n)
+    for ids in sub_groups(gs, ls, S):
+        for k, want in enumerate(_shuffled(x[ids], y[ids], S)):
+            np.testing.assert_array_equal(out[k, ids], want, err_msg=f"shuffle {k}")
+        w = x[ids].astype(np.int64) * 4000000007
+        np.testing.assert_array_equal(out64[ids], w[np.arange(S) ^ 3])
+        f = np.stack([x[ids], y[ids]], 1).astype(np.float32)
+        np.testing.assert_array_equal(outf[ids], np.concatenate([f, f[:, ::-1]])[1:S + 1])
+
+
+@pytest.mark.parametrize("shape", [*FULL, *PARTIAL])
+def test_integer_scans(sized, shape):
+    """Inclusive and exclusive scans of 32- and 64-bit integers, signed and unsigned, by add
+    (wrapping), min and max: the identity at an exclusive scan's first lane."""
+    S, m = sized
+    gs, ls = {**FULL, **PARTIAL}[shape]
+    n = total(gs)
+    u = np.random.default_rng(S + 7).integers(-1 << 31, 1 << 31, n).astype(np.int32)
+    (_, out, out64), _ = run(m, "int_scans", [u, np.zeros(6 * n, np.uint32),
+                                              np.zeros(3 * n, np.uint64)], gs, ls)
+    assert_native(m, "int_scans")
+    out, out64 = out.reshape(6, n), out64.reshape(3, n)
+
+    def ex(acc: np.ndarray, first) -> np.ndarray:
+        return np.concatenate([np.array([first], acc.dtype), acc[:-1]])
+
+    with np.errstate(over="ignore"):
+        for ids in sub_groups(gs, ls, S):
+            x = u[ids]
+            xu = x.view(np.uint32)
+            w = x.astype(np.int64) * np.int64(4000000007)
+            want = [np.minimum.accumulate(x).view(np.uint32),
+                    ex(np.maximum.accumulate(x), np.iinfo(np.int32).min).view(np.uint32),
+                    ex(np.cumsum(xu, dtype=np.uint32), 0), np.maximum.accumulate(xu),
+                    ex(np.minimum.accumulate(xu), np.iinfo(np.uint32).max),
+                    np.cumsum(xu, dtype=np.uint32)]
+            for k, v in enumerate(want):
+                np.testing.assert_array_equal(out[k, ids], v, err_msg=f"scan {k}")
+            want64 = [np.cumsum(w.view(np.uint64), dtype=np.uint64),
+                      ex(np.minimum.accumulate(w), np.iinfo(np.int64).max).view(np.uint64),
+                      np.maximum.accumulate(w.view(np.uint64))]
+            for k, v in enumerate(want64):
+                np.testing.assert_array_equal(out64[k, ids], v, err_msg=f"64-bit scan {k}")
 
 
 @pytest.mark.parametrize("shape", ["1d", "1d-partial"])

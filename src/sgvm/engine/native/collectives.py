@@ -20,7 +20,7 @@ from ...errors import UnsupportedError
 from ...spirv import Instruction, Type
 from ..clower import ctypes_ as C
 from ..clower.ops import constant_int, ids
-from . import checks
+from . import checks, vectors
 
 SUBGROUP, WORKGROUP = 3, 2
 _ARITH = {"OpGroupIAdd": "add", "OpGroupFAdd": "add", "OpGroupSMin": "smin",
@@ -128,7 +128,9 @@ def _arith(r, inst: Instruction, k: int) -> None:
             body.append(f"  for (u32 l = g0; l < g1; l++) if (SG_ACT(l)) {{ {ct} v_ = {xl}; "
                         f"{out} = any_ ? acc : {ident}; acc = {_fold(kind, s, 'acc', 'v_')}; "
                         "any_ = true; } }")
-    _loop(r, scope, k, _unless_all(body))
+    vector = vectors.scan(r, inst, kind, ident, operation) \
+        if r.fused and scope == SUBGROUP and operation else None
+    _loop(r, scope, k, vector or _unless_all(body))
 
 
 def _all_any(r, inst: Instruction, k: int) -> None:
@@ -199,7 +201,8 @@ def _shuffle(r, inst: Instruction, k: int) -> None:
         sets.append(f"{out} = oor_ ? ({ct})0 : second_ ? {b[j]} : {a[j]};")
     body = [f"for (u32 l = g0; l < g1; l++) if (SG_ACT(l)) {{ {rule} "
             f"if (oor_) i_ = 0; u32 src_ = g0 + (u32)i_; " + " ".join(sets) + " }"]
-    _loop(r, SUBGROUP, k, _unless_all(body))
+    vector = vectors.shuffle(r, inst, first, second) if r.fused else None
+    _loop(r, SUBGROUP, k, vector or _unless_all(body))
 
 
 def _block_io(r, inst: Instruction, k: int) -> None:

@@ -47,6 +47,7 @@ from . import (
     segmentation,
     spec_ops,
 )
+from .collectives import render_collective
 from .inline import flatten
 from .segmentation import Segment
 
@@ -470,8 +471,6 @@ class Renderer:
         if seg.kind == "barrier":
             return []  # lock-step: the lanes that reach it arrive together; memory is coherent
         if seg.kind == "collective":
-            from .collectives import render_collective
-
             self.lines = []
             render_collective(self, seg.insts[0], k)
             return self.lines
