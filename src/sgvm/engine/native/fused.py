@@ -92,12 +92,12 @@ def render(r, k: int, block: Block, segs: list[Segment], index: dict[int, int]
             *decls, *body, "      }", "    }"]
 
 
-# A lane loop over the sub-group's lanes, closed by "} }" as lanes._loop's
-_NOUNROLL = '_Pragma("clang loop unroll(disable)")'
-# … and a collective's loop over them: a constant trip count
-_EACH = _NOUNROLL + " for (u32 sg_j = 0, l = g0; sg_j < SG_SIZE; sg_j++, l++)"
+_NOUNROLL = '_Pragma("clang loop unroll(disable)")'  # unrolled, clang left them scalar
+# A lane loop over the sub-group's lanes (closed by "} }" as lanes._loop's) and a
+# collective's loop over them: SG_SIZE iterations, a constant, so each is one vector step
 _LOOP = ("    { " + _NOUNROLL + " for (u32 sg_j = 0; sg_j < SG_SIZE; sg_j++) { "
          "const u32 sg_x = sg_xo + sg_j, l = sg_o + sg_j;")
+_EACH = _NOUNROLL + " for (u32 sg_j = 0, l = g0; sg_j < SG_SIZE; sg_j++, l++)"
 
 
 def _own(r, insts: list[Instruction], addresses: set[int]) -> bool:
