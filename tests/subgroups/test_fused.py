@@ -157,10 +157,8 @@ def test_block_read_shuffle_down_reduce(sized, gs, ls):
     np.testing.assert_array_equal(out, want)
 
 
-@pytest.mark.parametrize("shape", list(FULL))
-def test_scan_broadcast_shuffle_xor(sized, shape):
-    S, m = sized
-    gs, ls = FULL[shape]
+def _check_scan_xor(m, S: int, gs, ls) -> None:
+    """Run ``scan_xor`` and compare each sub-group's lanes with NumPy's scan."""
     n = total(gs)
     u = np.random.default_rng(S + 1).integers(0, 1 << 20, n, dtype=np.uint32)
     (_, out), _ = run(m, "scan_xor", [u, np.zeros(n, np.uint32)], gs, ls)
@@ -171,6 +169,12 @@ def test_scan_broadcast_shuffle_xor(sized, shape):
         s = np.cumsum(x, dtype=np.uint32)
         want[ids] = s + np.uint32(1000) * s[0] + x[np.arange(len(ids)) ^ 1]
     np.testing.assert_array_equal(out, want)
+
+
+@pytest.mark.parametrize("shape", list(FULL))
+def test_scan_broadcast_shuffle_xor(sized, shape):
+    S, m = sized
+    _check_scan_xor(m, S, *FULL[shape])
 
 
 @pytest.mark.parametrize("shape", [*FULL, *PARTIAL])
@@ -321,47 +325,32 @@ def test_work_group_collective_keeps_lock_step(sized):
     np.testing.assert_array_equal(out, (wg + np.uint32(1000) * sg).reshape(-1))
 
 
+# (elements of in, of out, the byte offset and work-item of the lowest fault): work-items
+# 600 … 831 store past out (the pre-pass fails: the block runs segment by segment with its
+# checks); the block read of the sub-group holding work-item 604 reads past in from that
+# lane on (its first lanes read in bounds)
+FAULTS = {"store": (832, 600, 2400, 600), "block read": (604, 832, 2416, 604)}
+
+
 @pytest.mark.parametrize("own_record", [False, True])
-def test_store_past_the_end_names_lowest_work_item(sized, backend, monkeypatch, own_record):
-    """``out`` holds 600 of 832 elements: work-items 600 … 831 store past it (the pre-pass
-    fails: the block runs segment by segment with its checks). ``own_record``: the native
-    backend's own message, without the re-run on the NumPy engine."""
+@pytest.mark.parametrize("where", list(FAULTS))
+def test_fault_names_lowest_work_item(sized, backend, monkeypatch, where, own_record):
+    """``own_record``: the native backend's own message, without the re-run on the NumPy
+    engine."""
     S, m = sized
     if own_record and backend != "native":
         pytest.skip("the native backend's own record")
     if own_record:
         monkeypatch.setattr(native_backend, "_explain", lambda request: None)
+    n_in, n_out, offset, item = FAULTS[where]
     gs, ls = FULL["1d"]
-    u = np.ones(total(gs), np.uint32)
-    with pytest.raises(KernelMemoryError, match=r"byte offset 2400 .*global id \(600,\)"):
-        run(m, "reduce_down", [u, np.zeros(600, np.uint32)], gs, ls)
-
-
-@pytest.mark.parametrize("own_record", [False, True])
-def test_block_read_past_the_end_names_lowest_work_item(sized, backend, monkeypatch, own_record):
-    """``in`` holds 604 elements: the block read of the sub-group holding work-item 604
-    reads past it from that lane on (its first lanes read in bounds)."""
-    S, m = sized
-    if own_record and backend != "native":
-        pytest.skip("the native backend's own record")
-    if own_record:
-        monkeypatch.setattr(native_backend, "_explain", lambda request: None)
-    gs, ls = FULL["1d"]
-    with pytest.raises(KernelMemoryError, match=r"byte offset 2416 .*global id \(604,\)"):
-        run(m, "reduce_down", [np.ones(604, np.uint32), np.zeros(total(gs), np.uint32)], gs, ls)
+    assert total(gs) == 832
+    with pytest.raises(KernelMemoryError, match=rf"byte offset {offset} .*global id \({item},\)"):
+        run(m, "reduce_down", [np.ones(n_in, np.uint32), np.zeros(n_out, np.uint32)], gs, ls)
 
 
 def test_checks_off(sized, backend, monkeypatch):
     """``SGVM_BOUNDS=0``: the same results from the code without checks."""
     S, m = sized
     monkeypatch.setenv("SGVM_BOUNDS", "0")
-    gs, ls = FULL["2d"]
-    n = total(gs)
-    u = np.random.default_rng(S + 5).integers(0, 1 << 20, n, dtype=np.uint32)
-    (_, out), _ = run(m, "scan_xor", [u, np.zeros(n, np.uint32)], gs, ls)
-    want = np.zeros(n, np.uint32)
-    for ids in sub_groups(gs, ls, S):
-        x = u[ids]
-        s = np.cumsum(x, dtype=np.uint32)
-        want[ids] = s + np.uint32(1000) * s[0] + x[np.arange(len(ids)) ^ 1]
-    np.testing.assert_array_equal(out, want)
+    _check_scan_xor(m, S, *FULL["2d"])
