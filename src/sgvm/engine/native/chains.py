@@ -23,7 +23,9 @@ instead of two. The step budget counts ``k + 1``'s step when some lane took the 
 
 from __future__ import annotations
 
-from ...spirv import Block, Function
+from collections.abc import Callable
+
+from ...spirv import Block, Function, Instruction
 from ..common.block_order import successors
 from .segmentation import Segment
 
@@ -61,6 +63,22 @@ def fuse(f: Function, blocks: list[Block], segments: list[list[Segment]],
         segments[k + 1] = []
         joined[k + 1] = k
     return joined
+
+
+def terminator(r, inst: Instruction, block: Block, k: int, one: Callable[[str], None]) -> bool:
+    """Renders ``inst`` when it ends block ``k`` of a chain (``one(took)`` renders it, noting
+    its edges in ``took``): the lanes that go on to the joined block run it next, in this
+    loop. False for any other instruction."""
+    if inst is not block.terminator or not (k + 1 in r.joined or k in r.joined):
+        return False
+    if k + 1 in r.joined:
+        r.emit("bool sg_go = false;")
+        one("sg_took")
+        r.emit("if (sg_go) {")
+    else:
+        one("sg_took2")
+        r.emit("}")
+    return True
 
 
 def going(head: Block, tail: Block) -> int:

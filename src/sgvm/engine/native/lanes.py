@@ -115,7 +115,7 @@ def render(r, seg, block: Block, k: int, index: dict[int, int]) -> list[str]:
     again = recomputed(r, seg, block)
     insts = again + seg.insts
     r.noted, r.slow, r.guarded_ptrs = False, False, []
-    checked = _body(r, insts, block, index, "noted")
+    checked = body(r, insts, block, index, "noted")
     noted, ptrs = r.noted, list(r.guarded_ptrs)
     skip = f"if (!sg_run && sg_pc[l] != {k}) continue;"
     if not noted:
@@ -123,27 +123,27 @@ def render(r, seg, block: Block, k: int, index: dict[int, int]) -> list[str]:
     checked.append("      if (sg_fs) { sg_fsl[l] = sg_fs; sg_fpl[l] = sg_fp; } sg_bad |= sg_fs;")
     checked.insert(0, "      u32 sg_fs = 0, sg_fp = 0;")
     flush = (f"    if (sg_bad) sg_flush(sg_g, sg_vol, sg_fsl, sg_fpl, {r.symbol}_sites, sg_rt); }}")
-    addresses = None if r.slow else _slice(r, insts, ptrs)
+    addresses = None if r.slow else address_slice(r, insts, ptrs)
     if addresses is None:
-        return ["    { u32 sg_bad = 0;", *_loop("sg_run", ""), *checked, "    } }",
-                *_loop("!sg_run", skip), *checked, "    } }", flush]
-    unchecked = _body(r, insts, block, index, "off")
-    pre = _pre(r, insts, addresses, block, index, {})
+        return ["    { u32 sg_bad = 0;", *loop("sg_run", ""), *checked, "    } }",
+                *loop("!sg_run", skip), *checked, "    } }", flush]
+    unchecked = body(r, insts, block, index, "off")
+    pre = prepass(r, insts, addresses, block, index, {})
     same = uniform.candidates(r, insts, addresses)
     if not same:
         return ["    { u32 sg_bad = 0; bool sg_clean = false;",
                 "    if (sg_run) { u32 sg_pre = 0;", *pre, "      sg_clean = !sg_pre; }",
-                *_loop("sg_clean", ""), *unchecked, "    } }",
-                *_loop("!sg_clean", skip), *checked,
+                *loop("sg_clean", ""), *unchecked, "    } }",
+                *loop("!sg_clean", skip), *checked,
                 "    } }", flush]
-    pre_same = _pre(r, insts, addresses, block, index, same)
+    pre_same = prepass(r, insts, addresses, block, index, same)
     return ["    { u32 sg_bad = 0; bool sg_clean = false;", *uniform.test(same),
             "    if (sg_run) { u32 sg_pre = 0;",
             "    if (sg_uni) {", *pre_same, "    } else {", *pre, "    }",
             "      sg_clean = !sg_pre; }",
-            *_loop("sg_clean && sg_uni", ""), *uniform.substitute(unchecked, same), "    } }",
-            *_loop("sg_clean && !sg_uni", ""), *unchecked, "    } }",
-            *_loop("!sg_clean", skip), *checked,
+            *loop("sg_clean && sg_uni", ""), *uniform.substitute(unchecked, same), "    } }",
+            *loop("sg_clean && !sg_uni", ""), *unchecked, "    } }",
+            *loop("!sg_clean", skip), *checked,
             "    } }", flush]
 
 
@@ -151,15 +151,15 @@ def _plain(r, insts: list[Instruction], lines: list[str], skip: str) -> list[str
     """A segment without checks; when its addresses read lane arrays, a copy reading one
     value for runs where every lane holds the same (``uniform.py``)."""
     ptrs = [i.operands[0].value for i in insts if i.opname in ("OpLoad", "OpStore")]
-    addresses = _slice(r, insts, ptrs) if ptrs else None
+    addresses = address_slice(r, insts, ptrs) if ptrs else None
     same = uniform.candidates(r, insts, addresses) if addresses else {}
     if not same:  # a run without the test of each lane's counter (clang does not unswitch)
-        return [*_loop("sg_run", ""), *lines, "    } }", *_loop("!sg_run", skip), *lines, "    } }"]
-    return ["    {", *uniform.test(same), *_loop("sg_uni", ""), *uniform.substitute(lines, same),
-            "    } }", *_loop("!sg_uni", skip), *lines, "    } } }"]
+        return [*loop("sg_run", ""), *lines, "    } }", *loop("!sg_run", skip), *lines, "    } }"]
+    return ["    {", *uniform.test(same), *loop("sg_uni", ""), *uniform.substitute(lines, same),
+            "    } }", *loop("!sg_uni", skip), *lines, "    } } }"]
 
 
-def _body(r, insts: list[Instruction], block: Block, index: dict[int, int], mode: str) -> list[str]:
+def body(r, insts: list[Instruction], block: Block, index: dict[int, int], mode: str) -> list[str]:
     r.lines, r.checking = [], mode
     try:
         for inst in insts:
@@ -179,7 +179,7 @@ def _declare(r, insts: list[Instruction]) -> str:
     return "      " + " ".join(names)
 
 
-def _slice(r, insts: list[Instruction], ptrs: list[int]) -> set[int] | None:
+def address_slice(r, insts: list[Instruction], ptrs: list[int]) -> set[int] | None:
     """The instructions of ``insts`` the addresses of ``ptrs`` are computed by, or None where
     one of them reads memory (the address is known only once the segment runs)."""
     here = {i.result_id: i for i in insts if i.result_id is not None}
@@ -197,11 +197,15 @@ def _slice(r, insts: list[Instruction], ptrs: list[int]) -> set[int] | None:
     return out
 
 
-def _pre(r, insts: list[Instruction], addresses: set[int], block: Block,
-         index: dict[int, int], same: dict[int, tuple[str, str]]) -> list[str]:
+def prepass(r, insts: list[Instruction], addresses: set[int], block: Block,
+            index: dict[int, int], same: dict[int, tuple[str, str]],
+            ranges: list[tuple[int, int]] = ()) -> list[str]:
     """The pre-pass: the address computations and the tests of every access, no access.
     An address affine in the row (``affine.py``) is tested at the row's two ends, the others
-    in a loop over the lanes; ``same``: lane arrays read as one value (``uniform.py``)."""
+    in a loop over the lanes; ``same``: lane arrays read as one value (``uniform.py``).
+    ``ranges``: (pointer, bytes) of accesses whose addresses are affine in the row; the
+    pre-pass bounds the bytes each touches over the run in ``sg_fa<n>`` to ``sg_fb<n>``
+    (``merge.py``)."""
     saved = {v: r.storage.get(v) for v in addresses}
     for v in addresses:
         r.storage[v] = "local"
@@ -227,11 +231,14 @@ def _pre(r, insts: list[Instruction], addresses: set[int], block: Block,
             ok = s is not None and abs(s.k) < affine.LIMIT and s.k % align == 0
             (ends if ok else each).append((test, s))
         out = []
-        if ends:
-            exts = sorted({e for _, s in ends for e in s.extensions}, key=lambda e: e.vid)
-            out += _ends(r, [t for t, _ in ends], exts, decl, lines)
+        spans = [(r.leaf(p), n, steps.of(p)) for p, n in ranges]
+        if ends or spans:
+            exts = sorted({e for _, s in ends + [(p, s) for p, _, s in spans]
+                           for e in s.extensions}, key=lambda e: e.vid)
+            out += _ends(r, [t for t, _ in ends], exts, decl, lines,
+                         [(p, n) for p, n, _ in spans])
         if each:
-            out += [*_loop("true", ""), decl, *lines,
+            out += [*loop("true", ""), decl, *lines,
                     *(f"      sg_pre |= !({t});" for t, _ in each), "    } }"]
     finally:
         r.checking = "slow"
@@ -241,9 +248,11 @@ def _pre(r, insts: list[Instruction], addresses: set[int], block: Block,
 
 
 def _ends(r, tests: list[str], exts: list[affine.Extension], decl: str,
-          lines: list[str]) -> list[str]:
+          lines: list[str], spans: list[tuple[str, int]] = ()) -> list[str]:
     """Per row: the addresses computed at its first and last lane and tested there, and each
-    extension's exact values at both ends compared (``affine.py``). The rows are counted by
+    extension's exact values at both ends compared (``affine.py``); ``spans``: (address,
+    bytes) whose lowest and one past the highest byte the ends bound (``sg_fa<n>``,
+    ``sg_fb<n>``). The rows are counted by
     plane and local id 1 (row ``y + p * lsz1`` holds lanes from ``(y + p * lsz1) * lsz0``; plane
     ``p`` is local id 2 of work-group ``p / lsz2`` of those run together, ``regions.groups``),
     so that the loop over a plane's rows vectorises."""
@@ -256,7 +265,7 @@ def _ends(r, tests: list[str], exts: list[affine.Extension], decl: str,
            "sg_yb = sg_r1 - sg_p * sg_ny < sg_ny ? sg_r1 - sg_p * sg_ny : sg_ny;",
            "      for (u32 sg_y = sg_ya; sg_y < sg_yb; sg_y++) {",
            "      const u32 sg_l0 = (sg_p * sg_ny + sg_y) * sg_row;",
-           _loop("true", "")[2]]
+           loop("true", "")[2]]
     if names:
         out.append("      s64 " + ", ".join(x for pair in names for x in pair) + ";")
     for end, x in ((0, "sg_xa"), (1, "sg_xb - 1")):
@@ -265,13 +274,17 @@ def _ends(r, tests: list[str], exts: list[affine.Extension], decl: str,
         for e, pair in zip(exts, names, strict=True):
             ct = f"{'s' if e.signed else 'u'}{e.width}"
             out.append(f"      {pair[end]} = (s64)({ct}){r.leaf(e.vid)};")
+        for n, (p, nbytes) in enumerate(spans):
+            out.append(f"      sg_fa{n} = (u64){p} < sg_fa{n} ? (u64){p} : sg_fa{n}; "
+                       f"sg_fb{n} = (u64){p} + {nbytes}u > sg_fb{n} ? (u64){p} + {nbytes}u "
+                       f": sg_fb{n};")
         out.append("      }")
     for e, (a, b) in zip(exts, names, strict=True):
         out.append(f"      sg_pre |= {a} + (s64){e.k}LL * (s64)(sg_xb - 1 - sg_xa) != {b};")
     return [*out, "    } } }"]
 
 
-def _loop(when: str, skip: str) -> list[str]:
+def loop(when: str, skip: str) -> list[str]:
     """The head of a lane loop over lanes ``sg_first`` to ``sg_end`` by rows (the module
     docstring), closed by ``} }``."""
     return [f"    if ({when}) for (u32 sg_l0 = sg_first / sg_row * sg_row; sg_l0 < sg_end; "

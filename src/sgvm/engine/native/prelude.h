@@ -35,6 +35,7 @@ struct SgCtx {
   const u64 *preg;  // per parameter, then per program-scope variable: [start, size, read-only]
   u64 nparams;      // (__local parameters: [0, size, 0]; other non-pointers: zeros)
   u64 wg;           // work-groups run together, consecutive in dimension 0 (regions.groups)
+  u64 *stats;       // [fused loops run (merge.py)], added to at the end of a call
 };
 
 // ---- faults (the CUDA backend's record layout: engine/common/faults.py reads it) ------

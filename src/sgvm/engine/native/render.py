@@ -40,6 +40,7 @@ from . import (
     checks,
     fused,
     lanes,
+    merge,
     non_uniform,
     regions,
     scalars,
@@ -106,6 +107,8 @@ class Renderer:
         self.sinking: set[int] = set()  # … those of the block being rendered, C locals there
         self.live: dict[int, set[int]] = {}  # block label → values live on entry
         self.joined: dict[int, int] = {}  # block → the block whose lane loop runs it (chains.py)
+        self.merges: dict[int, int] = {}  # chain head → its merge block (merge.py)
+        self.merging: int | None = None  # the merge block of the fused loop being rendered
         self.blocks: list[Block] = []  # in block order
         self.terminates: dict[int, Block] = {}  # id() of each terminator → its block
         self.groupable = False  # rendering a kernel for work-groups run together
@@ -294,6 +297,8 @@ class Renderer:
         self.joined = chains.fuse(f, blocks, segments, spans)
         self.scalars = scalars.find(self, f, blocks, segments, spans)
         self.storage.update(dict.fromkeys(self.scalars, "wg"))
+        self.merges = merge.find(f, blocks, segments, self.joined, spans)
+        self.segments = segments
         segmentation.classify(self, f, blocks, segments)
         kept = regions.local_values(self, f, blocks, spans)
         self.storage.update(dict.fromkeys(kept, "sg"))
@@ -341,6 +346,7 @@ class Renderer:
             "  const u32 sg_dim = sgc->dim;",
             *head,
             "  u64 sg_had[3] = {0, 0, 0};  // the group size the local ids were filled for",
+            "  u64 sg_fused = 0;  // merge blocks run fused (merge.py): the tests read the count",
             # the work-group's id: divided out once, then counted up (no division per group)
             "  sg_g.gid[0] = sg_first % sg_ngr0; sg_g.gid[1] = sg_first / sg_ngr0 % sg_ngr1;",
             "  sg_g.gid[2] = sg_first / (sg_ngr0 * sg_ngr1);",
@@ -385,6 +391,7 @@ class Renderer:
             "      }",
             "    }",
             "  }",
+            "  if (sg_fused) __atomic_fetch_add(sgc->stats, sg_fused, __ATOMIC_RELAXED);",
             "  return 0;",
             "}",
             f'extern "C" int {symbol}(const SgCtx *sgc, const u64 *sg_args, u64 sg_first, '
@@ -452,10 +459,14 @@ class Renderer:
         out = [f"    case {k}: {{ u32 sg_took = 0{', sg_took2 = 0' if joins else ''}"
                f"{schedule.COUNT if self.counting else ''};"]
         self.sinking = {v for v, at in self.sunk.items() if at == k}
+        merged = False
         try:
             out += scalars.prologue(self, k, b, index)
-            body = [x for seg in segs for x in self._segment(seg, b, k, index)]
+            parts = [self._segment(seg, b, k, index) for seg in segs]
             both = fused.render(self, k, b, segs, index)  # sub-group by sub-group
+            if both is None and k in self.merges:  # the last segment with its merge block
+                parts[-1], merged = merge.render(self, segs[-1], b, k, index, parts[-1])
+            body = [x for lines in parts for x in lines]
             out += body if both is None else [*both, "    else {", *body, "    }"]
             out += scalars.copies(self, b, index)
         finally:
@@ -465,6 +476,8 @@ class Renderer:
         if joins:
             tail = self.blocks[k + 1]
             after = chains.next_block(b, tail, after, schedule.next_block(tail.terminator, index, wg))
+        if merged:
+            after = merge.after(self, k, index, after)
         return [*out, *after, "      break; }"]
 
     def _segment(self, seg: Segment, block: Block, k: int, index: dict[int, int]) -> list[str]:
@@ -480,16 +493,12 @@ class Renderer:
     def _instruction(self, inst: Instruction, block: Block, index: dict[int, int]) -> None:
         block = self.terminates.get(id(inst), block)  # a joined block's own (chains.py)
         k = index.get(block.label, -1)
-        if inst is block.terminator and k + 1 in self.joined:
-            # the lanes that go on to the joined block run it next, in this loop
-            self.emit("bool sg_go = false;")
-            self._one(inst, block, index, "sg_took")
-            self.emit("if (sg_go) {")
-        elif inst is block.terminator and k in self.joined:
-            self._one(inst, block, index, "sg_took2")
-            self.emit("}")
-        else:
-            self._one(inst, block, index, "sg_took")
+
+        def one(took: str) -> None:
+            self._one(inst, block, index, took)
+        if not (merge.terminator(self, inst, block, k, one)
+                or chains.terminator(self, inst, block, k, one)):
+            one("sg_took")
 
     def _one(self, inst: Instruction, block: Block, index: dict[int, int], took: str) -> None:
         """One instruction; a conditional branch notes the edges its lanes took in ``took``."""
@@ -552,6 +561,8 @@ class Renderer:
         # a lane that loops on its block already holds its number (the entry block, whose
         # lanes may hold none, is the target of no branch)
         same = src == dst and index[dst] != 0
+        if index[dst] == self.merging:  # the merge block runs next in this loop (merge.py)
+            return "{ " + " ".join([*copies, *temps, "sg_gm = true;"]) + " }"
         return "{ " + " ".join(copies + temps + ([] if same else [f"sg_pc[l] = {index[dst]}u;"])) + " }"
 
     def _phis(self, label: int) -> list[Instruction]:

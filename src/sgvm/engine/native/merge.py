@@ -1,0 +1,185 @@
+"""A merge block run in the lane loop of the chain before it, behind a run-time test that its
+stores meet no other access (docs/native.md, "The code it generates").
+
+Block ``m = k + 2`` is a *merge* of the chain ``k``, ``k + 1`` (``k + 1`` joined to ``k``,
+``chains.py``) when every predecessor of ``m`` is ``k`` or ``k + 1``, it is one lane segment
+and its phis are used in ``m`` alone. As for a joined block, on the NumPy engine ``m`` then
+runs right after the chain's step, once, for exactly the lanes that took an edge into it
+(``chains.py``'s argument: no edge leads back to ``k`` or before it, ``k + 1`` is entered
+from ``k`` alone, ``m`` from the two alone; the other targets of both come after ``m``).
+
+What is new is memory: the chain's loop reads (``a[i]``, its neighbours) and ``m`` writes
+(``b[i]``), so running ``m``'s instructions for a lane right after its chain reorders a
+lane's store before another lane's loads. That gives the NumPy engine's memory exactly when
+no store's bytes meet another access's bytes: each load then reads what memory held before
+the step in either order, and each byte is written by at most one store instruction, lane
+after lane in both orders. So ``case k`` holds a *fused* copy of its last segment with
+``m``'s instructions, the phis of ``m`` C locals set on the edges: it runs when
+
+* every access of the fused instructions other lanes may see is a plain load or store
+  through a pointer whose address is affine in the row (``affine.py``) and computed without
+  reading memory (static);
+* the lanes running ``k`` are one run and a pre-pass over the run's rows bounds each
+  access's bytes by its addresses at each row's two ends (exact when no extension wraps in
+  the row, which it tests as ``lanes.py``'s pre-pass does; with checks on it tests every
+  access too, so the fused loop has none), and every store's range is apart from every
+  other access's range (run time).
+
+Otherwise the chain's loop runs as before and ``m`` runs as its own block at the next step.
+After the fused loop the step budget counts ``k + 1``'s and ``m``'s steps where some lane
+ran them, and is tested there (a launch whose lanes all return in ``m`` has no next step).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from ...spirv import Block, Function, Instruction
+from ..clower import ctypes_ as C
+from ..common import types as T
+from ..common.block_order import successors
+from . import affine, lanes, scalars, schedule, uniform
+from .segmentation import Segment, memory
+
+
+def find(f: Function, blocks: list[Block], segments: list[list[Segment]],
+         joined: dict[int, int], spans: list[tuple[int, int]]) -> dict[int, int]:
+    """Chain head ``k`` → its merge block ``k + 2`` (the module docstring)."""
+    succ = successors(f)
+    preds: dict[int, set[int]] = {}
+    for b in blocks:
+        for s in succ[b.label]:
+            preds.setdefault(s, set()).add(b.label)
+    in_region = {k for lo, hi in spans for k in range(lo, hi + 1)}
+    out: dict[int, int] = {}
+    for tail, k in joined.items():
+        m = k + 2
+        if tail != k + 1 or m >= len(blocks) or m in in_region or m in joined \
+                or not preds.get(blocks[m].label, set()) <= {blocks[k].label, blocks[tail].label} \
+                or blocks[tail].terminator.opname not in ("OpBranch", "OpBranchConditional") \
+                or len(segments[m]) != 1 or segments[m][0].kind != "lanes":
+            continue
+        out[k] = m
+    return out
+
+
+def _accesses(r, insts: list[Instruction]) -> list[tuple[int, int, bool]] | None:
+    """(pointer, bytes, whether a store) of each access of ``insts`` other lanes may see, or
+    None where one is not a plain load or store (atomics, copies, vector loads and stores)."""
+    out = []
+    for inst in insts:
+        reads, writes = memory(r, inst)
+        if not (reads or writes):
+            continue
+        if inst.opname not in ("OpLoad", "OpStore"):
+            return None
+        ptr = inst.operands[0].value
+        out.append((ptr, T.size_of(r.type_of(ptr).pointee), inst.opname == "OpStore"))
+    return out
+
+
+def render(r, seg: Segment, block: Block, k: int, index: dict[int, int],
+           apart: list[str]) -> tuple[list[str], bool]:
+    """Block ``k``'s last segment ``seg`` (its C without the merge: ``apart``) with the fused
+    copy in front where one can be built; whether it was."""
+    fused = _fused(r, seg, block, k, index)
+    if fused is None:
+        return apart, False
+    return [*fused, "    if (!sg_fz) {", *apart, "    }"], True
+
+
+def _fused(r, seg: Segment, block: Block, k: int, index: dict[int, int]) -> list[str] | None:
+    m = r.merges[k]
+    tail = r.segments[m][0]
+    whole = Segment("lanes", seg.insts + tail.insts)
+    insts = lanes.recomputed(r, whole, block) + whole.insts
+    accesses = _accesses(r, insts)
+    if not accesses or not any(w for *_, w in accesses):
+        return None
+    addresses = lanes.address_slice(r, insts, [p for p, _, _ in accesses])
+    if addresses is None or uniform.candidates(r, insts, addresses):
+        return None
+    steps = affine.Steps(r, {i.result_id: i for i in insts if i.result_id in addresses})
+    if any((s := steps.of(p)) is None or abs(s.k) >= affine.LIMIT for p, _, _ in accesses):
+        return None
+    phis = r._phis(r.blocks[m].label)
+    if any(not r.uses.get(p.result_id, set()) <= {(m, 0)} for p in phis):
+        return None  # a phi some later block reads keeps its lane array
+    if any(i.result_id in r.scalars for i in [*phis, *tail.insts]) \
+            or scalars.copies(r, r.blocks[m], index):
+        return None  # m's work-group scalars and their copies come with m's case (scalars.py)
+    sites = {(k, len(r.segments[k]) - 1), (m, 0)}
+    inner = [i.result_id for i in insts if i.result_id is not None
+             and r.storage.get(i.result_id) == "lane" and r.uses.get(i.result_id, set()) <= sites]
+    locals_ = [p.result_id for p in phis] + inner
+    saved = {v: r.storage[v] for v in locals_}
+    r.storage.update(dict.fromkeys(locals_, "local"))  # this loop's own: registers
+    r.merging = m
+    try:
+        r.slow = False
+        body = lanes.body(r, insts, block, index, "off")
+        pre = lanes.prepass(r, insts, addresses, block, index, {},
+                            [(p, n) for p, n, _ in accesses])
+        decl = " ".join(f"{C.scalar_ctype(x)} {n};" for p in phis for x, n in zip(
+            C.leaf_types(r.type_of(p.result_id)), r.leaves(p.result_id), strict=True))
+        if r.slow:  # an access whose object is unknown: the chain's checked loop tests it
+            return None
+    finally:
+        r.merging = None
+        r.storage.update(saved)
+    bounds = " ".join(f"u64 sg_fa{n} = ~0ULL, sg_fb{n} = 0;" for n in range(len(accesses)))
+    apart = [f"(sg_fb{a} <= sg_fa{b} || sg_fb{b} <= sg_fa{a})"
+             for a, (_, _, wa) in enumerate(accesses) for b, (_, _, wb) in enumerate(accesses)
+             if a != b and wa and (not wb or a < b)]
+    return ["    bool sg_fz = false; u32 sg_e1 = 0, sg_e2 = 0, sg_lf = 0, sg_took3 = 0;",
+            f"    if (sg_run) {{ u32 sg_pre = 0; {bounds}", *pre,
+            f"      sg_fz = {' && '.join(['!sg_pre', *apart])}; }}",
+            "    sg_fused += sg_fz;",
+            *_loop([body[0] + " " + decl, *body[1:]])]
+
+
+def _loop(body: list[str]) -> list[str]:
+    """The fused loop over the run (``lanes.loop``), with a copy for rows of ``SG_SIZE`` lanes
+    whose trip count clang knows (one vector step for 16 floats); ``assume_safety``: the
+    pre-pass found every store apart from every other access, so no lane's store meets
+    another lane's access (clang would test that again in every row)."""
+    rows, ids, ends, _, each = lanes.loop("sg_fz", "")
+    pragma = '      _Pragma("clang loop vectorize(assume_safety) interleave_count(1)")'
+    return [rows, ids, ends, "      if (sg_xa == 0 && sg_xb == SG_SIZE) {", pragma,
+            "      for (u32 sg_x = 0; sg_x < SG_SIZE; sg_x++) { const u32 l = sg_l0 + sg_x;",
+            *body, "      } } else {", pragma, each, *body, "      } } }"]
+
+
+def terminator(r, inst: Instruction, block: Block, k: int, one: Callable[[str], None]) -> bool:
+    """Renders ``inst`` when it ends a block of the chain being fused with its merge block
+    (``one(took)`` renders it, noting its edges in ``took``); False for any other."""
+    m = r.merging
+    if m is None or inst is not block.terminator or k not in (m - 2, m - 1, m):
+        return False
+    if k == m - 2:  # the head: its lanes go on to the joined block, the merge or elsewhere
+        r.emit("bool sg_go = false, sg_gm = false;")
+        one("sg_took")
+        r.emit("if (sg_go) {")
+    elif k == m - 1:
+        one("sg_took2")
+        r.emit("}")
+        r.emit("sg_e1 |= sg_go; sg_e2 |= sg_gm; sg_lf |= !sg_gm;")
+        r.emit("if (sg_gm) {")
+    else:
+        one("sg_took3")
+        r.emit("}")
+    return True
+
+
+def after(r, k: int, index: dict[int, int], apart: list[str]) -> list[str]:
+    """After case ``k``: the steps of the fused blocks, the budget tested, and the block
+    every lane waits at when all went through the merge (``schedule.next_block``); ``apart``
+    after the chain's loop alone."""
+    m = r.merges[k]
+    nxt = [x.replace("sg_took", "sg_took3")
+           for x in schedule.next_block(r.blocks[m].terminator, index, True)]
+    return ["      if (sg_fz) { sg_steps += (sg_e1 != 0) + (sg_e2 != 0);",
+            "        if (sgc->checks && sg_steps > sgc->steps) {",
+            "          sg_fault(sgc->fault, sg_linear_gid(sg_g, 0), 0, 0, 0, 8); return 1; }",
+            "        if (!sg_lf) {", *nxt, "        }",
+            "      } else {", *apart, "      }"]

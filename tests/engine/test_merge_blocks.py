@@ -1,0 +1,148 @@
+"""A merge block run in the lane loop of the chain before it behind a run-time test that its
+stores meet no other access (``merge.py``, docs/native.md "The code it generates"), on both
+backends, against NumPy computations of the lock-step order (every lane loads before any
+lane stores):
+
+* the 5-point stencil stored into its own input, one element and one row either way, and in
+  place: the ranges meet, so the blocks run apart; far apart in the same allocation, and in
+  two buffers, the fused loop runs (the native backend's count of fused runs, on the
+  ``[native]`` variant) with checks on and off;
+* a store past the end of its buffer is named by its work-item;
+* the step budget still counts the merge block's step when every lane returns in it.
+
+The aliasing launches are one work-group: between work-groups an overlap is a data race,
+whose outcome no two implementations need share.
+"""
+
+import numpy as np
+import pytest
+
+from sgvm import KernelMemoryError, KernelTimeout
+from sgvm.engine.native import backend as native_backend
+from sgvm.engine.native.render import Renderer
+from sgvm.runtime import residency
+from sgvm.runtime.args import BufferArg, ValueArg
+from sgvm.runtime.launch import launch
+from sgvm.runtime.memory import Allocation
+from sgvm.runtime.ndrange import NDRange
+
+from . import harness
+from .harness import O2, build, run
+
+SRC = r"""
+kernel void stencil(global const float *a, global float *b, int w, int h) {
+  int x = get_global_id(0), y = get_global_id(1), i = y * w + x;
+  if (x == 0 || y == 0 || x == w - 1 || y == h - 1) { b[i] = a[i]; return; }
+  b[i] = 0.2f * (a[i] + a[i - 1] + a[i + 1] + a[i - w] + a[i + w]);
+}
+"""
+
+
+@pytest.fixture(scope="module")
+def module():
+    return build(SRC, O2)
+
+
+@pytest.fixture(params=["checked", "unchecked"])
+def checks(request, monkeypatch):
+    if request.param == "unchecked":
+        monkeypatch.setenv("SGVM_BOUNDS", "0")
+    return request.param
+
+
+def _stencil(a: np.ndarray) -> np.ndarray:
+    want = a.copy()
+    want[1:-1, 1:-1] = np.float32(0.2) * (a[1:-1, 1:-1] + a[1:-1, :-2] + a[1:-1, 2:]
+                                          + a[:-2, 1:-1] + a[2:, 1:-1])
+    return want
+
+
+class _Fused:
+    """How many loops ran fused during the block (the native backend's count)."""
+
+    def __init__(self, backend):
+        self.native = backend == "native"
+
+    def __enter__(self):
+        self.start = native_backend.STATS["fused"]
+        return self
+
+    def __exit__(self, *exc):
+        self.count = native_backend.STATS["fused"] - self.start
+
+
+def test_the_stencil_store_merges(module):
+    r = Renderer(module, 16)
+    (ep,) = r.m.entry_points
+    r._kernel(ep.function, "stencil", "k")
+    assert r.merges == {0: 2} and r.joined == {1: 0}
+
+
+def test_apart_runs_fused(module, backend, checks):
+    """64×48 in 16×16 work-groups. With checks on, the four groups of the middle row run
+    fused: the pre-pass tests the addresses of every lane, those a border lane computes and
+    does not load (``a[i - w]`` in the first row) included, so the groups of the first and
+    last rows run apart. With checks off all twelve do."""
+    w, h = 64, 48
+    a = np.random.default_rng(1).random((h, w), np.float32)
+    with _Fused(backend) as fused:
+        (_, b), _ = run(module, "stencil", [a, np.zeros_like(a), np.int32(w), np.int32(h)],
+                        (w, h), (16, 16))
+    np.testing.assert_array_equal(b, _stencil(a))
+    if fused.native:
+        assert fused.count == (4 if checks == "checked" else 12)
+
+
+def _in_place(module, x: np.ndarray, a: int, b: int) -> Allocation:
+    """The stencil of the 16×16 floats at element ``a`` of one allocation holding ``x`` into
+    element ``b`` of it, in one work-group."""
+    mem = Allocation(x.copy().view(np.uint8), "global", "")
+    args = [BufferArg(mem, 4 * a), BufferArg(mem, 4 * b), ValueArg(np.int32(16).tobytes()),
+            ValueArg(np.int32(16).tobytes())]
+    launch(module, "stencil", args, NDRange((16, 16), (16, 16)), device=harness.DEVICE)
+    residency.host_access(mem)
+    return mem
+
+
+@pytest.mark.parametrize("shift", [1, -1, 16, -16, 0, 17 * 16, -17 * 16])
+def test_store_into_the_loaded_buffer(module, backend, checks, shift):
+    """``a`` at element ``base`` of one allocation, ``b`` at ``base + shift``: every load of
+    every lane lies in the allocation. Lock-step: ``b = stencil(a before)``. The stored and
+    loaded ranges meet for shifts up to a row and a column beyond the image (the loads reach
+    one row above and below it), so only ±17 rows run fused."""
+    n, base = 256, 48 + 17 * 16
+    x = np.random.default_rng(2 + shift % 97).random(n + 96 + 2 * 17 * 16, np.float32)
+    with _Fused(backend) as fused:
+        mem = _in_place(module, x, base, base + shift)
+    want = x.copy()
+    want[base + shift:base + shift + n] = _stencil(x[base:base + n].reshape(16, 16)).ravel()
+    np.testing.assert_array_equal(mem.data.view(np.float32), want)
+    if fused.native:
+        assert fused.count == (1 if abs(shift) == 17 * 16 else 0)
+
+
+def test_store_past_the_buffer_names_its_work_item(module, own_record):
+    """``b`` holds one element fewer than the image: the last work-item's store faults (the
+    fused loop's pre-pass sees it and leaves the run to the checked loops)."""
+    a = np.random.default_rng(3).random((16, 16), np.float32)
+    with pytest.raises(KernelMemoryError, match=r"store of 4 bytes at byte offset 1020 .*"
+                                                r"global id \(15, 15\)"):
+        run(module, "stencil", [a, np.zeros(255, np.float32), np.int32(16), np.int32(16)],
+            (16, 16), (16, 16))
+
+
+def test_step_budget_counts_the_merge_block(module, backend, monkeypatch):
+    """The interior lanes run three blocks (test, interior, store): a budget of two stops
+    the launch, also where the fused loop ran the three and every lane returned in it (as
+    it does under a budget of three: the same placement runs fused)."""
+    x = np.random.default_rng(4).random(1024, np.float32)
+    monkeypatch.setenv("SGVM_MAX_STEPS", "2")
+    with pytest.raises(KernelTimeout):
+        _in_place(module, x, 32, 512)
+    monkeypatch.setenv("SGVM_MAX_STEPS", "3")
+    with _Fused(backend) as fused:
+        mem = _in_place(module, x, 32, 512)
+    np.testing.assert_array_equal(mem.data.view(np.float32)[512:768],
+                                  _stencil(x[32:288].reshape(16, 16)).ravel())
+    if fused.native:
+        assert fused.count == 1
