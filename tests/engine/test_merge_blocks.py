@@ -8,7 +8,9 @@ lane stores):
   two buffers, the fused loop runs (the native backend's count of fused runs, on the
   ``[native]`` variant) with checks on and off;
 * a store past the end of its buffer is named by its work-item;
-* the step budget still counts the merge block's step when every lane returns in it.
+* the step budget still counts the merge block's step when every lane returns in it;
+* lanes that leave the chain by another edge (an atomic block) wait there while the others
+  run the merge block in the fused loop, and run it next.
 
 The aliasing launches are one work-group: between work-groups an overlap is a data race,
 whose outcome no two implementations need share.
@@ -34,6 +36,17 @@ kernel void stencil(global const float *a, global float *b, int w, int h) {
   int x = get_global_id(0), y = get_global_id(1), i = y * w + x;
   if (x == 0 || y == 0 || x == w - 1 || y == h - 1) { b[i] = a[i]; return; }
   b[i] = 0.2f * (a[i] + a[i - 1] + a[i + 1] + a[i - w] + a[i + w]);
+}
+
+kernel void leave(global const float *a, global float *b, global int *d) {
+  int i = get_global_id(0);
+  global const float *p = a + i;
+  float v = p[0];
+  if (v > 0.5f) {
+    v = v + p[1];
+    if (v > 1.7f) { atomic_inc(d + i % 4); return; }
+  }
+  b[i] = v;
 }
 """
 
@@ -72,10 +85,11 @@ class _Fused:
 
 
 def test_the_stencil_store_merges(module):
-    r = Renderer(module, 16)
-    (ep,) = r.m.entry_points
-    r._kernel(ep.function, "stencil", "k")
-    assert r.merges == {0: 2} and r.joined == {1: 0}
+    for kernel in ("stencil", "leave"):
+        r = Renderer(module, 16)
+        (ep,) = [e for e in r.m.entry_points if e.name == kernel]
+        r._kernel(ep.function, kernel, "k")
+        assert r.merges == {0: 2} and r.joined == {1: 0}, kernel
 
 
 def test_apart_runs_fused(module, backend, checks):
@@ -146,3 +160,19 @@ def test_step_budget_counts_the_merge_block(module, backend, monkeypatch):
                                   _stencil(x[32:288].reshape(16, 16)).ravel())
     if fused.native:
         assert fused.count == 1
+
+
+def test_lanes_leaving_the_chain(module, backend, checks):
+    """``leave``: lanes with ``a[i] > 0.5`` add ``a[i + 1]``; those above 1.7 count in ``d``
+    and skip the store of ``b`` (their ``b[i]`` stays -1), the others store ``v``."""
+    n = 1024
+    a = np.random.default_rng(5).random(n + 1, np.float32)
+    with _Fused(backend) as fused:
+        (_, b, d), _ = run(module, "leave", [a, np.full(n, -1, np.float32), np.zeros(4, np.int32)],
+                           n, 256)
+    v = np.where(a[:n] > 0.5, a[:n] + a[1:], a[:n])
+    skip = (a[:n] > 0.5) & (v > 1.7)
+    np.testing.assert_array_equal(b, np.where(skip, np.float32(-1), v))
+    np.testing.assert_array_equal(d, np.bincount(np.arange(n)[skip] % 4, minlength=4))
+    if fused.native:
+        assert skip.any() and fused.count == 4

@@ -199,13 +199,13 @@ def address_slice(r, insts: list[Instruction], ptrs: list[int]) -> set[int] | No
 
 def prepass(r, insts: list[Instruction], addresses: set[int], block: Block,
             index: dict[int, int], same: dict[int, tuple[str, str]],
-            ranges: list[tuple[int, int]] = ()) -> list[str]:
+            ranges: list[list[tuple[int, int]]] = ()) -> list[str]:
     """The pre-pass: the address computations and the tests of every access, no access.
     An address affine in the row (``affine.py``) is tested at the row's two ends, the others
     in a loop over the lanes; ``same``: lane arrays read as one value (``uniform.py``).
-    ``ranges``: (pointer, bytes) of accesses whose addresses are affine in the row; the
-    pre-pass bounds the bytes each touches over the run in ``sg_fa<n>`` to ``sg_fb<n>``
-    (``merge.py``)."""
+    ``ranges``: groups of (pointer, bytes) of accesses whose addresses are affine in the row;
+    the pre-pass bounds the bytes group ``n`` touches over the run in ``sg_fa<n>`` to
+    ``sg_fb<n>`` (``merge.py``)."""
     saved = {v: r.storage.get(v) for v in addresses}
     for v in addresses:
         r.storage[v] = "local"
@@ -231,12 +231,12 @@ def prepass(r, insts: list[Instruction], addresses: set[int], block: Block,
             ok = s is not None and abs(s.k) < affine.LIMIT and s.k % align == 0
             (ends if ok else each).append((test, s))
         out = []
-        spans = [(r.leaf(p), n, steps.of(p)) for p, n in ranges]
+        spans = [[(r.leaf(p), n) for p, n in group] for group in ranges]
         if ends or spans:
-            exts = sorted({e for _, s in ends + [(p, s) for p, _, s in spans]
+            exts = sorted({e for s in [s for _, s in ends] + [steps.of(p) for g in ranges
+                                                               for p, _ in g]
                            for e in s.extensions}, key=lambda e: e.vid)
-            out += _ends(r, [t for t, _ in ends], exts, decl, lines,
-                         [(p, n) for p, n, _ in spans])
+            out += _ends(r, [t for t, _ in ends], exts, decl, lines, spans)
         if each:
             out += [*loop("true", ""), decl, *lines,
                     *(f"      sg_pre |= !({t});" for t, _ in each), "    } }"]
@@ -248,14 +248,14 @@ def prepass(r, insts: list[Instruction], addresses: set[int], block: Block,
 
 
 def _ends(r, tests: list[str], exts: list[affine.Extension], decl: str,
-          lines: list[str], spans: list[tuple[str, int]] = ()) -> list[str]:
+          lines: list[str], spans: list[list[tuple[str, int]]] = ()) -> list[str]:
     """Per row: the addresses computed at its first and last lane and tested there, and each
-    extension's exact values at both ends compared (``affine.py``); ``spans``: (address,
-    bytes) whose lowest and one past the highest byte the ends bound (``sg_fa<n>``,
-    ``sg_fb<n>``). The rows are counted by
-    plane and local id 1 (row ``y + p * lsz1`` holds lanes from ``(y + p * lsz1) * lsz0``; plane
-    ``p`` is local id 2 of work-group ``p / lsz2`` of those run together, ``regions.groups``),
-    so that the loop over a plane's rows vectorises."""
+    extension's exact values at both ends compared (``affine.py``); ``spans``: groups of
+    (address, bytes), group ``n``'s lowest and one past its highest byte bounded in
+    ``sg_fa<n>`` and ``sg_fb<n>``. The rows are counted by plane and local id 1 (row
+    ``y + p * lsz1`` holds lanes from ``(y + p * lsz1) * lsz0``; plane ``p`` is local id 2 of
+    work-group ``p / lsz2`` of those run together, ``regions.groups``), so that the loop over
+    a plane's rows vectorises."""
     names = [(f"sg_e{n}a", f"sg_e{n}b") for n in range(len(exts))]
     out = ["    { const u32 sg_r0 = sg_first / sg_row, sg_r1 = (sg_end - 1) / sg_row + 1, "
            "sg_ny = (u32)sg_lsz1;",
@@ -274,10 +274,11 @@ def _ends(r, tests: list[str], exts: list[affine.Extension], decl: str,
         for e, pair in zip(exts, names, strict=True):
             ct = f"{'s' if e.signed else 'u'}{e.width}"
             out.append(f"      {pair[end]} = (s64)({ct}){r.leaf(e.vid)};")
-        for n, (p, nbytes) in enumerate(spans):
-            out.append(f"      sg_fa{n} = (u64){p} < sg_fa{n} ? (u64){p} : sg_fa{n}; "
-                       f"sg_fb{n} = (u64){p} + {nbytes}u > sg_fb{n} ? (u64){p} + {nbytes}u "
-                       f": sg_fb{n};")
+        for n, group in enumerate(spans):
+            for p, nbytes in group:
+                out.append(f"      sg_fa{n} = (u64){p} < sg_fa{n} ? (u64){p} : sg_fa{n}; "
+                           f"sg_fb{n} = (u64){p} + {nbytes}u > sg_fb{n} ? (u64){p} + "
+                           f"{nbytes}u : sg_fb{n};")
         out.append("      }")
     for e, (a, b) in zip(exts, names, strict=True):
         out.append(f"      sg_pre |= {a} + (s64){e.k}LL * (s64)(sg_xb - 1 - sg_xa) != {b};")

@@ -78,6 +78,25 @@ def _accesses(r, insts: list[Instruction]) -> list[tuple[int, int, bool]] | None
     return out
 
 
+def _groups(r, accesses: list[tuple[int, int, bool]]) -> list[tuple[bool, list[tuple[int, int]]]]:
+    """The accesses whose ranges the pre-pass bounds together, each group (whether a store,
+    its (pointer, bytes)): each store alone, the loads through pointers of one object
+    (``checks.Origins``) together, any other load alone. A store apart from a group's range
+    is apart from each of its loads."""
+    out: list[tuple[bool, list[tuple[int, int]]]] = []
+    loads: dict[int, list[tuple[int, int]]] = {}
+    for ptr, n, store in accesses:
+        slot = r.origins.of.get(ptr)
+        if store or slot is None:
+            out.append((store, [(ptr, n)]))
+        elif slot in loads:
+            loads[slot].append((ptr, n))
+        else:
+            loads[slot] = [(ptr, n)]
+            out.append((False, loads[slot]))
+    return out
+
+
 def render(r, seg: Segment, block: Block, k: int, index: dict[int, int],
            apart: list[str]) -> tuple[list[str], bool]:
     """Block ``k``'s last segment ``seg`` (its C without the merge: ``apart``) with the fused
@@ -102,6 +121,7 @@ def _fused(r, seg: Segment, block: Block, k: int, index: dict[int, int]) -> list
     steps = affine.Steps(r, {i.result_id: i for i in insts if i.result_id in addresses})
     if any((s := steps.of(p)) is None or abs(s.k) >= affine.LIMIT for p, _, _ in accesses):
         return None
+    groups = _groups(r, accesses)
     phis = r._phis(r.blocks[m].label)
     if any(not r.uses.get(p.result_id, set()) <= {(m, 0)} for p in phis):
         return None  # a phi some later block reads keeps its lane array
@@ -118,8 +138,8 @@ def _fused(r, seg: Segment, block: Block, k: int, index: dict[int, int]) -> list
     try:
         r.slow = False
         body = lanes.body(r, insts, block, index, "off")
-        pre = lanes.prepass(r, insts, addresses, block, index, {},
-                            [(p, n) for p, n, _ in accesses])
+        pre = lanes.prepass(r, insts, addresses, block, index, {}, [g for _, g in groups])
+        plain = lanes.prepass(r, insts, addresses, block, index, {}) if r.bounds else []
         decl = " ".join(f"{C.scalar_ctype(x)} {n};" for p in phis for x, n in zip(
             C.leaf_types(r.type_of(p.result_id)), r.leaves(p.result_id), strict=True))
         if r.slow:  # an access whose object is unknown: the chain's checked loop tests it
@@ -127,13 +147,22 @@ def _fused(r, seg: Segment, block: Block, k: int, index: dict[int, int]) -> list
     finally:
         r.merging = None
         r.storage.update(saved)
-    bounds = " ".join(f"u64 sg_fa{n} = ~0ULL, sg_fb{n} = 0;" for n in range(len(accesses)))
-    apart = [f"(sg_fb{a} <= sg_fa{b} || sg_fb{b} <= sg_fa{a})"
-             for a, (_, _, wa) in enumerate(accesses) for b, (_, _, wb) in enumerate(accesses)
+    bounds = " ".join(f"u64 sg_fa{n} = ~0ULL, sg_fb{n} = 0;" for n in range(len(groups)))
+    pairs = [(a, b) for a, (wa, _) in enumerate(groups) for b, (wb, _) in enumerate(groups)
              if a != b and wa and (not wb or a < b)]
+    apart = " && ".join(["!sg_pre", *(f"(sg_fb{a} <= sg_fa{b} || sg_fb{b} <= sg_fa{a})"
+                                      for a, b in pairs)])
+    ranges = [f"      {bounds}", *pre, f"      sg_fz = {apart};"]
+    slots = [r.origins.of.get(g[0][0]) for _, g in groups]
+    if plain and all(None not in (slots[a], slots[b]) and slots[a] != slots[b] for a, b in pairs):
+        # every access inside its object (the pre-pass with checks on) and the stores'
+        # objects apart from the others': no store meets another access, no range needed
+        objects = " && ".join(f"(sg_lo{x} + sg_sz{x} <= sg_lo{y} || sg_lo{y} + sg_sz{y} <= sg_lo{x})"
+                              for x, y in ((slots[a], slots[b]) for a, b in pairs))
+        ranges = [f"    if ({objects}) {{", *plain, "      sg_fz = !sg_pre;", "    } else {",
+                  *ranges, "    }"]
     return ["    bool sg_fz = false; u32 sg_e1 = 0, sg_e2 = 0, sg_lf = 0, sg_took3 = 0;",
-            f"    if (sg_run) {{ u32 sg_pre = 0; {bounds}", *pre,
-            f"      sg_fz = {' && '.join(['!sg_pre', *apart])}; }}",
+            "    if (sg_run) { u32 sg_pre = 0;", *ranges, "    }",
             "    sg_fused += sg_fz;",
             *_loop([body[0] + " " + decl, *body[1:]])]
 
@@ -166,9 +195,23 @@ def terminator(r, inst: Instruction, block: Block, k: int, one: Callable[[str], 
         r.emit("sg_e1 |= sg_go; sg_e2 |= sg_gm; sg_lf |= !sg_gm;")
         r.emit("if (sg_gm) {")
     else:
-        one("sg_took3")
+        if not _last(r, k - 2):
+            one("sg_took3")
         r.emit("}")
     return True
+
+
+def _last(r, k: int) -> bool:
+    """Whether no counter is read after chain ``k``'s fused loop: ``k`` is the entry block
+    (every lane of the work-group runs it, at once: it is the target of no branch), every
+    edge of ``k`` and ``k + 1`` leads to ``k + 1`` or the merge block, and that returns. Then
+    every lane returns in the loop and the work-group is done; the next starts at its entry
+    block without reading the counters (render.py), so the loop does not write them."""
+    m = r.merges[k]
+    inside = {r.blocks[k + 1].label, r.blocks[m].label}
+    return k == 0 and r.blocks[m].terminator.opname in ("OpReturn", "OpReturnValue") and all(
+        t in inside for j in (k, k + 1) for t in r.blocks[j].terminator.ids()
+        if t in r.labels)
 
 
 def after(r, k: int, index: dict[int, int], apart: list[str]) -> list[str]:
