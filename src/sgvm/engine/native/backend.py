@@ -47,7 +47,6 @@ _SOURCES: weakref.WeakKeyDictionary[Module, dict[tuple[int, bool], Any]] = \
     weakref.WeakKeyDictionary()
 _ANNOUNCED: dict[tuple[int, str], str] = {}  # (module, kernel) → why it ran on the NumPy engine
 SMALL = 1 << 15  # work-items: fewer run on the calling thread
-STATS = {"fused": 0}  # merge blocks run fused (merge.py) by the launches so far: tests read it
 _BITS = {1: np.uint8, 2: np.uint16, 4: np.uint32, 8: np.uint64}
 
 
@@ -59,8 +58,7 @@ class _Ctx(ctypes.Structure):
                 ("steps", ctypes.c_uint64), ("local_bytes", ctypes.c_uint64),
                 ("checks", ctypes.c_uint32), ("nlobj", ctypes.c_uint32), ("npobj", ctypes.c_uint32),
                 ("lobj", ctypes.c_void_p), ("pobj", ctypes.c_void_p), ("pslot", ctypes.c_uint64),
-                ("preg", ctypes.c_void_p), ("nparams", ctypes.c_uint64), ("wg", ctypes.c_uint64),
-                ("stats", ctypes.c_void_p)]
+                ("preg", ctypes.c_void_p), ("nparams", ctypes.c_uint64), ("wg", ctypes.c_uint64)]
 
 
 def checks_enabled() -> bool:
@@ -258,9 +256,7 @@ def _run(lib: Any, info: KernelInfo, request: LaunchRequest, checked: bool, W: i
     pobj = np.array([x for _, off, size in info.private_objects for x in (off, size)] or [0],
                     np.uint64)
     record = np.zeros(4, np.uint64)
-    stats = np.zeros(1, np.uint64)
     ctx = _Ctx()
-    ctx.stats = stats.ctypes.data
     ctx.nlobj, ctx.npobj = len(local_objects), len(info.private_objects)
     ctx.lobj, ctx.pobj, ctx.pslot = lobj.ctypes.data, pobj.ctypes.data, info.private_bytes
     ctx.preg, ctx.nparams = preg.ctypes.data, len(info.params)
@@ -291,7 +287,6 @@ def _run(lib: Any, info: KernelInfo, request: LaunchRequest, checked: bool, W: i
     else:
         codes = list(_pool(n).map(lambda ac: run(*ac), chunks))
     del keep
-    STATS["fused"] += int(stats[0])
     if record[0]:
         own = _error(request.kernel, record, regions, local_objects, info.private_objects, nd)
         if isinstance(own, KernelMemoryError):

@@ -35,8 +35,10 @@ struct SgCtx {
   const u64 *preg;  // per parameter, then per program-scope variable: [start, size, read-only]
   u64 nparams;      // (__local parameters: [0, size, 0]; other non-pointers: zeros)
   u64 wg;           // work-groups run together, consecutive in dimension 0 (regions.groups)
-  u64 *stats;       // [fused loops run (merge.py)], added to at the end of a call
 };
+
+// Merge blocks run fused (merge.py) by this library's calls so far: the tests read it.
+extern "C" { u64 sg_fused_runs = 0; }
 
 // ---- faults (the CUDA backend's record layout: engine/common/faults.py reads it) ------
 SG_FN void sg_fault(u64 *fault, u64 id, u64 a, u32 n, u32 kind, u32 why) {

@@ -391,7 +391,7 @@ class Renderer:
             "      }",
             "    }",
             "  }",
-            "  if (sg_fused) __atomic_fetch_add(sgc->stats, sg_fused, __ATOMIC_RELAXED);",
+            "  if (sg_fused) __atomic_fetch_add(&sg_fused_runs, sg_fused, __ATOMIC_RELAXED);",
             "  return 0;",
             "}",
             f'extern "C" int {symbol}(const SgCtx *sgc, const u64 *sg_args, u64 sg_first, '
