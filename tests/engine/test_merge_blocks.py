@@ -74,14 +74,14 @@ def _stencil(a: np.ndarray) -> np.ndarray:
 
 class _Fused:
     """How many loops ran fused during the block: the native libraries' count
-    (``sg_fused_runs``, summed over the module's builds)."""
+    (``sg_merged_runs``, summed over the module's builds)."""
 
     def __init__(self, backend, module):
         self.native, self.module = backend == "native", module
 
     def _total(self) -> int:
         builds = native_backend._SOURCES.get(self.module, {}).values()
-        return sum(ctypes.c_uint64.in_dll(b[0], "sg_fused_runs").value for b in builds
+        return sum(ctypes.c_uint64.in_dll(b[0], "sg_merged_runs").value for b in builds
                    if not isinstance(b, Exception))
 
     def __enter__(self):

@@ -19,7 +19,7 @@ or an atomic (the block holds none of the latter).
 
 With checks on, every access of the block's lane segments through a pointer of known object
 is tested before the block runs, by the segments' pre-passes over all the work-group's
-lanes (``lanes._pre``), which needs each address computed from the ids, the arguments and
+lanes (``lanes.prepass``), which needs each address computed from the ids, the arguments and
 values of its own segment (not from what an earlier segment of the block computed): a
 block where one is not is not rendered twice. When a test fails, the block runs segment by
 segment with its checked loops, which note the faults as before. Block reads and writes test
@@ -51,13 +51,13 @@ def render(r, k: int, block: Block, segs: list[Segment], index: dict[int, int]
             continue
         insts = lanes.recomputed(r, seg, block) + seg.insts
         r.noted, r.slow, r.guarded_ptrs = False, False, []
-        lanes._body(r, insts, block, index, "noted")
+        lanes.body(r, insts, block, index, "noted")
         if not r.noted:
             continue
-        addresses = None if r.slow else lanes._slice(r, insts, list(r.guarded_ptrs))
+        addresses = None if r.slow else lanes.address_slice(r, insts, list(r.guarded_ptrs))
         if addresses is None or not _own(r, insts, addresses):
             return None
-        pres += lanes._pre(r, insts, addresses, block, index, {})
+        pres += lanes.prepass(r, insts, addresses, block, index, {})
     kept = _block_values(r, k, block)
     saved = {v: r.storage[v] for v in kept}
     r.storage.update(dict.fromkeys(kept, "sg"))
@@ -73,7 +73,7 @@ def render(r, k: int, block: Block, segs: list[Segment], index: dict[int, int]
                 body += [x.replace("for (u32 l = g0; l < g1; l++)", _EACH) for x in r.lines]
                 continue
             insts = lanes.recomputed(r, seg, block) + seg.insts
-            body += [_LOOP, *lanes._body(r, insts, block, index, "off"), "    } }"]
+            body += [_LOOP, *lanes.body(r, insts, block, index, "off"), "    } }"]
         decls = [f"        alignas(64) {ct} {n}[SG_SIZE];" for ct, n in _arrays(r, kept)]
     finally:
         r.fused = False
@@ -93,7 +93,7 @@ def render(r, k: int, block: Block, segs: list[Segment], index: dict[int, int]
 
 
 _NOUNROLL = '_Pragma("clang loop unroll(disable)")'  # unrolled, clang left them scalar
-# A lane loop over the sub-group's lanes (closed by "} }" as lanes._loop's) and a
+# A lane loop over the sub-group's lanes (closed by "} }" as lanes.loop's) and a
 # collective's loop over them: SG_SIZE iterations, a constant, so each is one vector step
 _LOOP = ("    { " + _NOUNROLL + " for (u32 sg_j = 0; sg_j < SG_SIZE; sg_j++) { "
          "const u32 sg_x = sg_xo + sg_j, l = sg_o + sg_j;")

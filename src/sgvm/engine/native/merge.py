@@ -163,7 +163,7 @@ def _fused(r, seg: Segment, block: Block, k: int, index: dict[int, int]) -> list
                   *ranges, "    }"]
     return ["    bool sg_fz = false; u32 sg_e1 = 0, sg_e2 = 0, sg_lf = 0, sg_took3 = 0;",
             "    if (sg_run) { u32 sg_pre = 0;", *ranges, "    }",
-            "    sg_fused += sg_fz;",
+            "    sg_merged += sg_fz;",
             *_loop([body[0] + " " + decl, *body[1:]])]
 
 

@@ -346,7 +346,7 @@ class Renderer:
             "  const u32 sg_dim = sgc->dim;",
             *head,
             "  u64 sg_had[3] = {0, 0, 0};  // the group size the local ids were filled for",
-            "  u64 sg_fused = 0;  // merge blocks run fused (merge.py): the tests read the count",
+            "  u64 sg_merged = 0;  // merge blocks run fused (merge.py): the tests read the count",
             # the work-group's id: divided out once, then counted up (no division per group)
             "  sg_g.gid[0] = sg_first % sg_ngr0; sg_g.gid[1] = sg_first / sg_ngr0 % sg_ngr1;",
             "  sg_g.gid[2] = sg_first / (sg_ngr0 * sg_ngr1);",
@@ -391,7 +391,7 @@ class Renderer:
             "      }",
             "    }",
             "  }",
-            "  if (sg_fused) __atomic_fetch_add(&sg_fused_runs, sg_fused, __ATOMIC_RELAXED);",
+            "  if (sg_merged) __atomic_fetch_add(&sg_merged_runs, sg_merged, __ATOMIC_RELAXED);",
             "  return 0;",
             "}",
             f'extern "C" int {symbol}(const SgCtx *sgc, const u64 *sg_args, u64 sg_first, '
