@@ -70,7 +70,8 @@ def render(r, k: int, block: Block, segs: list[Segment], index: dict[int, int]
             if seg.kind == "collective":
                 r.lines = []
                 render_collective(r, seg.insts[0], k)
-                body += [x.replace("for (u32 l = g0; l < g1; l++)", _EACH) for x in r.lines]
+                body += [x.replace("SG_SCALAR for (u32 l = g0; l < g1; l++)", "SG_SCALAR " + _CONST)
+                         .replace("for (u32 l = g0; l < g1; l++)", _EACH) for x in r.lines]
                 continue
             insts = lanes.recomputed(r, seg, block) + seg.insts
             body += [_LOOP, *lanes.body(r, insts, block, index, "off"), "    } }"]
@@ -97,7 +98,8 @@ _NOUNROLL = '_Pragma("clang loop unroll(disable)")'  # unrolled, clang left them
 # collective's loop over them: SG_SIZE iterations, a constant, so each is one vector step
 _LOOP = ("    { " + _NOUNROLL + " for (u32 sg_j = 0; sg_j < SG_SIZE; sg_j++) { "
          "const u32 sg_x = sg_xo + sg_j, l = sg_o + sg_j;")
-_EACH = _NOUNROLL + " for (u32 sg_j = 0, l = g0; sg_j < SG_SIZE; sg_j++, l++)"
+_CONST = "for (u32 sg_j = 0, l = g0; sg_j < SG_SIZE; sg_j++, l++)"
+_EACH = f"{_NOUNROLL} {_CONST}"  # (the khr collectives' SG_SCALAR loops are kept whole)
 
 
 def _own(r, insts: list[Instruction], addresses: set[int]) -> bool:
