@@ -542,20 +542,7 @@ class Renderer:
     def _edge(self, src: int, dst: int, index: dict[int, int]) -> str:
         if index[dst] in self.joined:  # it has no phis (chains.py)
             return "{ sg_go = true; }"
-        copies = []
-        temps = []
-        n = 0
-        for inst in self._phis(dst):
-            for op in inst.operands if inst.result_id not in self.scalars else ():
-                value, pred = op.value
-                if pred != src:
-                    continue
-                t = self.type_of(inst.result_id)
-                for x, e, d in zip(C.leaf_types(t), self.leaves(value), self.leaves(inst.result_id),
-                                   strict=True):
-                    copies.append(f"{C.scalar_ctype(x)} t{n}_ = {e};")
-                    temps.append(f"{d} = t{n}_;")
-                    n += 1
+        copies, temps = self.phi_copies(src, dst, scalars=False)
         for vid in sorted(self.sinking & self.live[dst]):  # the values the edge's target reads
             temps += [f"{a} = {x};" for a, x in zip(self._stored(vid), self.leaves(vid), strict=True)]
         # a lane that loops on its block already holds its number (the entry block, whose
@@ -564,6 +551,24 @@ class Renderer:
         if index[dst] == self.merging:  # the merge block runs next in this loop (merge.py)
             return "{ " + " ".join([*copies, *temps, "sg_gm = true;"]) + " }"
         return "{ " + " ".join(copies + temps + ([] if same else [f"sg_pc[l] = {index[dst]}u;"])) + " }"
+
+    def phi_copies(self, src: int, dst: int, scalars: bool) -> tuple[list[str], list[str]]:
+        """The edge ``src → dst``'s copies into the phis of ``dst`` that are work-group
+        scalars (``scalars``) or not: every value read into a temporary, then written."""
+        reads, writes = [], []
+        for inst in self._phis(dst):
+            if (inst.result_id in self.scalars) != scalars:
+                continue
+            for op in inst.operands:
+                value, pred = op.value
+                if pred != src:
+                    continue
+                t = self.type_of(inst.result_id)
+                for x, e, d in zip(C.leaf_types(t), self.leaves(value), self.leaves(inst.result_id),
+                                   strict=True):
+                    reads.append(f"{C.scalar_ctype(x)} t{len(reads)}_ = {e};")
+                    writes.append(f"{d} = t{len(writes)}_;")
+        return reads, writes
 
     def _phis(self, label: int) -> list[Instruction]:
         fn = self._function_of(label)

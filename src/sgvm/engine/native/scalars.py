@@ -201,20 +201,7 @@ def copies(r, block: Block, index: dict[int, int]) -> list[str]:
         [x.value for x in term.operands[1:3]]
     edges = []
     for dst in targets:
-        temps, sets, n = [], [], 0
-        for phi in r._phis(dst):
-            if phi.result_id not in r.scalars:
-                continue
-            for op in phi.operands:
-                value, pred = op.value
-                if pred != block.label:
-                    continue
-                t = r.type_of(phi.result_id)
-                for x, e, d in zip(C.leaf_types(t), r.leaves(value), r.leaves(phi.result_id),
-                                   strict=True):
-                    temps.append(f"{C.scalar_ctype(x)} t{n}_ = {e};")
-                    sets.append(f"{d} = t{n}_;")
-                    n += 1
+        temps, sets = r.phi_copies(block.label, dst, scalars=True)
         edges.append("{ " + " ".join(temps + sets) + " }")
     if all(e == "{  }" for e in edges):
         return []
