@@ -5,6 +5,12 @@ Each such test gets a ``[numpy]`` and a ``[native]`` variant; the variant sets t
 the test harnesses launch on and ``SGVM_DEVICE`` (``sgvm.cl`` contexts). With
 ``SGVM_TEST_DEVICE=cuda`` (the GPU runs, docs/cuda.md) the harnesses use the CUDA device
 instead and nothing is parametrised.
+
+Every other test runs on the NumPy engine, the reference (``SGVM_DEVICE=numpy`` unless
+set): they test the platform, the compiler, the checks and the tools, whose kernels the
+differential suite already runs on both backends; compiling each of their kernels natively
+(the default device, docs/native.md) cost CI minutes. The tests of the default device
+itself unset it.
 """
 
 from __future__ import annotations
@@ -16,6 +22,7 @@ import pytest
 
 from sgvm.runtime.device import ALIASES, DEVICES
 
+os.environ.setdefault("SGVM_DEVICE", "numpy")
 DIFFERENTIAL = ("engine", "subgroups", "images")
 BACKENDS = ("numpy", "native")
 _TESTS = Path(__file__).resolve().parent

@@ -11,7 +11,8 @@ from sgvm.runtime.device import CPU_DEVICE
 from .conftest import raises_cl
 
 
-def test_platform_and_device_queries() -> None:
+def test_platform_and_device_queries(monkeypatch) -> None:
+    monkeypatch.delenv("SGVM_DEVICE", raising=False)  # the default device (tests/conftest.py)
     (platform,) = cl.get_platforms()
     assert platform.name == "sgvm"
     assert "FULL_PROFILE" == platform.get_info(cl.platform_info.PROFILE)
