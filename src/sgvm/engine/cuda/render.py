@@ -15,12 +15,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ...errors import UnsupportedError
-from ...spirv import Function, Instruction, Module, Operand, Type
-from ...spirv import grammar as G
+from ...spirv import Function, Instruction, Module, Type
 from ..clower import ctypes_ as C
-from ..clower import ops
+from ..clower import ops, spec_ops
 from ..common import types as T
-from ..common.constants import ALLOWED, byte_offset, constant_sampler
+from ..common.constants import constant_sampler
 from .render_globals import GlobalInit
 from .render_sched import Schedule, called, callees_first, targets
 
@@ -114,7 +113,7 @@ class Renderer:
         t = c.type
         if c.op == "OpConstantSampler":
             return [f"{int(constant_sampler(c.value))}ULL"]
-        if c.op == "OpSpecConstantOp":  # computed at the top of each function (_spec_ops)
+        if c.op == "OpSpecConstantOp":  # computed at the top of each function (clower.spec_ops)
             n = len(C.leaf_types(t))
             return [f"r{cid}"] if n == 1 else [f"r{cid}_{k}" for k in range(n)]
         if c.value is None:
@@ -284,30 +283,8 @@ class Renderer:
                 self.instruction(inst, block.label)
         if self.sched:
             self.lines += self.sched.epilogue()
-        self.lines[decl_at:decl_at] = declared + self._variables(f) + self._spec_ops()
+        self.lines[decl_at:decl_at] = declared + self._variables(f) + spec_ops.values(self)
         self.lines.append("}")
-
-    def _spec_ops(self) -> list[str]:
-        """OpSpecConstantOp values (sgvm never specializes: the operation on the defaults),
-        declared and computed with the instruction's own handler, in module order."""
-        saved, self.lines = self.lines, []
-        for c in self.m.constants.values():
-            if c.op != "OpSpecConstantOp":
-                continue
-            opname = c.value["opcode"]
-            if opname not in ALLOWED or opname not in self.ops:
-                raise UnsupportedError(f"CUDA backend: OpSpecConstantOp {opname}")
-            for x, n in zip(C.leaf_types(c.type), self.leaves(c.id), strict=True):
-                self.emit(f"{C.scalar_ctype(x)} {n};")
-            off = byte_offset(self.m, c)
-            if off is not None:  # `global + k` folded by LLVM (spec_constants.byte_offset)
-                self.emit(f"{self.leaf(c.id)} = {self.leaf(c.value['operands'][0])} + {off}LL;")
-                continue
-            operands = tuple(Operand("IdRef", v) for v in c.value["operands"])
-            self.ops[opname](self, Instruction(opname, G.load().opcode(opname), c.type.id, c.id,
-                                               operands))
-        out, self.lines = self.lines, saved
-        return out
 
     def _variables(self, f: Function) -> list[str]:
         """Function-scope OpVariables: an aligned byte array per variable per work-item."""

@@ -30,7 +30,7 @@ from dataclasses import dataclass, field
 from ...errors import UnsupportedError
 from ...spirv import Block, Function, Instruction, Module, Type
 from ..clower import ctypes_ as C
-from ..clower import dot, ext, ops  # noqa: F401  (dot registers into ops.OPS)
+from ..clower import dot, ext, ops, spec_ops  # noqa: F401  (dot registers into ops.OPS)
 from ..common import types as T
 from ..common.block_order import block_order
 from ..common.constants import constant_sampler
@@ -46,7 +46,6 @@ from . import (
     scalars,
     schedule,
     segmentation,
-    spec_ops,
 )
 from .collectives import render_collective
 from .inline import flatten
@@ -322,7 +321,7 @@ class Renderer:
                 self.sub_group = False
             decls = regions.declarations(self, sorted(v for v, m in kept.items() if m == n))
             phases += regions.phase((lo, hi), decls, cases)
-        spec = spec_ops.values(self, f)
+        spec = spec_ops.values(self, spec_ops.used_by(self, f))
         # The frame's arrays are parameters marked __restrict: clang then knows a store to a
         # lane array changes no buffer and no other lane array, and vectorises loops that
         # also load through pointers it cannot bound (gathers, pointers held in lane arrays).
