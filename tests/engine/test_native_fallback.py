@@ -1,6 +1,8 @@
 """A kernel whose C++ is too large for the native backend to build in reasonable time
 runs on the NumPy engine, and says so once on stderr (docs/native.md, "Using it")."""
 
+import subprocess
+
 import numpy as np
 import pytest
 
@@ -26,3 +28,24 @@ def test_too_large_a_kernel_runs_on_the_numpy_engine_and_says_so(backend, monkey
     err = capsys.readouterr().err
     assert err.count("kernel 'twice' runs on the NumPy engine") == 1, err
     assert "MiB the native backend builds" in native.fallback_reason(module, "twice")
+
+
+def test_a_clang_that_does_not_finish_is_a_note_not_an_exception(backend, monkeypatch, capsys):
+    if backend != "native":
+        pytest.skip("the native backend's own limit")
+    from sgvm.engine.native import compile as native_compile
+
+    real = subprocess.run
+
+    def slow_cc(cmd, *args, **kw):
+        if "cc" in cmd:
+            raise subprocess.TimeoutExpired(cmd, kw.get("timeout", 0))
+        return real(cmd, *args, **kw)
+
+    monkeypatch.setattr(native_compile.subprocess, "run", slow_cc)
+    module = build(SRC + "// clang too slow\n", O2)
+    x = np.arange(64, dtype=np.int32)
+    (out,), _ = run(module, "twice", [x], 64, 16, device=NATIVE_DEVICE)
+    assert np.array_equal(out, 2 * x + 1)
+    err = capsys.readouterr().err  # before, subprocess.TimeoutExpired reached the caller
+    assert "kernel 'twice' runs on the NumPy engine" in err and "did not compile" in err

@@ -352,3 +352,22 @@ def test_check_modes(monkeypatch):
     ctx, _ = _context()
     with pytest.raises(cl.LogicError, match="SGVM_CHECK='races' is not a check: use 1"):
         cl.Program(ctx, SRC).build()
+
+
+def test_runs_on_the_default_native_device(monkeypatch):
+    """Native is the default device; the portability check runs its launches on the NumPy
+    engine (it refused the native device before)."""
+    monkeypatch.delenv("SGVM_DEVICE", raising=False)
+    _context.cache_clear()  # sgvm.run's context, on the default device
+    try:
+        ctx, _ = _context()
+        assert ctx.devices[0].backend == "native"
+        prg = cl.Program(ctx, SRC).build("-cl-std=CL2.0", check="portability")
+        prg.checker.echo = False
+        a, b = rng.random(256).astype(np.float32), rng.random(256).astype(np.float32)
+        c = np.zeros(256, np.float32)
+        r = check(prg, "vadd", (256,), (64,), a, b, c)
+    finally:
+        _context.cache_clear()
+    assert r.findings == [] and (c == a + b).all()
+    assert kinds_run(r) == {"sub-group-size"}
