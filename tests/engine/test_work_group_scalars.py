@@ -167,3 +167,84 @@ def test_which_values_are_scalars(module, monkeypatch):
     found.clear()
     Renderer(tree, 16).render()
     assert _phis(tree, "reduce") <= found
+
+
+# Kernels without barriers, collectives or atomics: each is one sub-group region, the whole
+# kernel, which each bundle of 256 lanes runs from its entry by itself (regions.py).
+REGION_SRC = r"""
+kernel void uniform_loop(global float *x, int n) {
+  int i = get_global_id(0);
+  float v = x[i];
+  for (int k = 0; k < n; k++) v = v * 0.5f + (float)k;
+  x[i] = v;
+}
+
+kernel void lane_trips(global int *out, global const int *in, int k) {
+  int l = get_local_id(0), acc = 0;
+  for (int i = 0; i < l % 5 + k; i++) acc += in[(i + l) % 7];
+  out[get_global_id(0)] = acc;
+}
+
+kernel void late_exit(global int *out, global const int *in) {
+  int l = get_local_id(0), j = 0;
+  for (;;) { if (j >= in[l % 4]) break; j++; }
+  out[get_global_id(0)] = j * 10 + (int)get_local_size(0);
+}
+"""
+
+
+@pytest.fixture(scope="module")
+def region_module():
+    return build(REGION_SRC, O2)
+
+
+@pytest.mark.parametrize("n", [0, 1, 7])
+def test_uniform_loop_in_a_whole_kernel_region(region_module, n):
+    """``k`` runs alike in every lane of every bundle: work-groups of 320 lanes (two bundles,
+    the second of 64 lanes) and a last one of 60."""
+    x = np.linspace(-3, 3, 700, dtype=np.float32)
+    (got,), _ = run(region_module, "uniform_loop", [x, np.int32(n)], 700, 320)
+    want = x.copy()
+    for k in range(n):
+        want = want * np.float32(0.5) + np.float32(k)
+    np.testing.assert_array_equal(got, want)
+
+
+@pytest.mark.parametrize("k", [0, 3])
+def test_per_lane_trips_in_a_whole_kernel_region(region_module, k):
+    """``i`` starts alike but lanes leave after l % 5 + k iterations: not a scalar."""
+    src = np.array([3, -1, 4, 1, -5, 9, 2], np.int32)
+    (got, _), _ = run(region_module, "lane_trips", [np.zeros(600, np.int32), src, np.int32(k)],
+                      600, 300)
+    l = np.arange(600) % 300
+    want = [sum(int(src[(i + x) % 7]) for i in range(x % 5 + k)) for x in l]
+    np.testing.assert_array_equal(got, want)
+
+
+def test_late_exit_in_a_whole_kernel_region(region_module):
+    """``j`` grows alike in the lanes still looping; they leave at in[l % 4]."""
+    src = np.array([2, 0, 5, 1], np.int32)
+    (got, _), _ = run(region_module, "late_exit", [np.zeros(530, np.int32), src], 530, 264)
+    l = np.arange(530) % 264
+    size = np.where(np.arange(530) < 528, 264, 2)
+    np.testing.assert_array_equal(got, src[l % 4] * 10 + size)
+
+
+def test_scalars_of_a_whole_kernel_region(region_module, monkeypatch):
+    """The uniform loop's counter is a scalar though its kernel is one region; its value
+    ``v`` and the other kernels' loop phis are not."""
+    found: set[int] = set()
+    original = scalars.find
+
+    def find(*args):
+        found.update(out := original(*args))
+        return out
+    monkeypatch.setattr(scalars, "find", find)
+    Renderer(region_module, 16).render()
+    ep = next(e for e in region_module.entry_points if e.name == "uniform_loop")
+    f = region_module.functions[ep.function]
+    phis = [i for b in f.blocks for i in b.instructions if i.opname == "OpPhi"]
+    ints = {i.result_id for i in phis if region_module.types[i.result_type].op == "Int"}
+    assert ints and ints <= found
+    assert not found & ({i.result_id for i in phis} - ints)
+    assert not found & (_phis(region_module, "lane_trips") | _phis(region_module, "late_exit"))

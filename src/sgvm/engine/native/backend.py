@@ -22,6 +22,7 @@ import sys
 import threading
 import time
 import weakref
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
@@ -282,10 +283,7 @@ def _run(lib: Any, info: KernelInfo, request: LaunchRequest, checked: bool, W: i
     # a small launch costs less than handing it to threads
     n = 1 if nd.work_items < SMALL else min(threads(), total)
     chunks = _chunks(total, n)
-    if len(chunks) == 1:
-        codes = [run(*chunks[0])]
-    else:
-        codes = list(_pool(n).map(lambda ac: run(*ac), chunks))
+    codes = _parallel(run, chunks, n)
     del keep
     if record[0]:
         own = _error(request.kernel, record, regions, local_objects, info.private_objects, nd)
@@ -323,6 +321,25 @@ def _scratch(sizes: tuple[int, int, int]) -> tuple[int, int, int]:
     if have is None or any(b.size < n for b, n in zip(have, sizes, strict=True)):
         have = _LOCAL.buffers = [np.empty(max(n, 64), np.uint8) for n in sizes]
     return tuple(b.ctypes.data for b in have)  # type: ignore[return-value]
+
+
+def _parallel(run: Callable[[int, int], int], chunks: list[tuple[int, int]], n: int
+              ) -> list[int]:
+    """``run`` of every chunk on ``n`` threads, the calling one among them: it starts at once
+    while the pool's threads wake up (which takes a few hundred microseconds on some
+    machines), and each thread takes the next chunk when done with its last."""
+    todo = iter(chunks)  # next() of a list iterator is atomic under the GIL
+    codes: list[int] = []
+
+    def work() -> None:
+        for chunk in todo:
+            codes.append(run(*chunk))
+
+    helpers = [_pool(n - 1).submit(work) for _ in range(min(n, len(chunks)) - 1)]
+    work()
+    for h in helpers:
+        h.result()
+    return codes
 
 
 def _pool(n: int) -> ThreadPoolExecutor:

@@ -10,7 +10,11 @@ into the blocks reachable from its targets; where all of those come before a blo
 the block order and every path from them that does not end its lane reaches ``R``, no step
 runs ``R`` while a lane waits before it, so ``R`` runs for every live lane, once all have
 arrived. The blocks between run for some lanes only. A block of a sub-group region
-(regions.py) runs bundle by bundle: it and every block after it are left out.
+(regions.py) runs bundle by bundle: it and every block after it are left out, unless the
+region is the whole kernel. Then each bundle runs the kernel from its entry to the end by
+the same rule, as a work-group of the bundle's lanes would, and everything above holds
+with "bundle" for "work-group": a value computed alike by every lane of each bundle from
+operands the same for the whole work-group is computed alike by every lane.
 
 A *work-group scalar* is computed in a converged block from work-group scalars, constants,
 arguments and built-ins the same for the whole work-group (no memory, no other lane), or is
@@ -42,6 +46,8 @@ def find(r, f: Function, blocks: list[Block], segments: list[list[Segment]],
     segments (each block computes its own before its lane loops: ``prologue``)."""
     if r.groupable:
         return set()
+    if spans == [(0, len(blocks) - 1)]:  # one region, the whole kernel: each bundle runs
+        spans = []  # it from the entry as a work-group of its lanes would (module docstring)
     index = {b.label: k for k, b in enumerate(blocks)}
     succ = {index[a]: [index[x] for x in s] for a, s in successors(f).items() if a in index}
     apart = {k for lo, hi in spans for k in range(lo, hi + 1)} | set(r.joined)
