@@ -185,6 +185,14 @@ kernel void lane_trips(global int *out, global const int *in, int k) {
   out[get_global_id(0)] = acc;
 }
 
+__attribute__((intel_reqd_sub_group_size(16)))
+kernel void rotate(global float *out, global const float *in, int n) {
+  int i = get_global_id(0);
+  float x = in[i], acc = 0.0f;
+  for (int j = 0; j < n; j++) acc = acc * 0.5f + intel_sub_group_shuffle(x, (j * 5) & 15);
+  out[i] = acc;
+}
+
 kernel void late_exit(global int *out, global const int *in) {
   int l = get_local_id(0), j = 0;
   for (;;) { if (j >= in[l % 4]) break; j++; }
@@ -230,6 +238,20 @@ def test_late_exit_in_a_whole_kernel_region(region_module):
     np.testing.assert_array_equal(got, src[l % 4] * 10 + size)
 
 
+@pytest.mark.parametrize("local", [64, 16, 32])
+def test_shuffle_index_a_uniform_loop_counter(region_module, local):
+    """The index ``(j * 5) & 15`` is the same in every lane, a scalar: the shuffle reads
+    one lane of each sub-group. Work-groups of 16, 32 and 64 lanes run 16, 8 and 4 at a
+    time as one unit of lanes (regions.groups)."""
+    x = np.random.default_rng(3).standard_normal(512).astype(np.float32)
+    (got, _), _ = run(region_module, "rotate", [np.zeros(512, np.float32), x, np.int32(12)],
+                      512, local)
+    want = np.zeros(512, np.float32)
+    for j in range(12):
+        want = want * np.float32(0.5) + np.repeat(x.reshape(-1, 16)[:, j * 5 & 15], 16)
+    np.testing.assert_array_equal(got, want)
+
+
 def test_scalars_of_a_whole_kernel_region(region_module, monkeypatch):
     """The uniform loop's counter is a scalar though its kernel is one region; its value
     ``v`` and the other kernels' loop phis are not."""
@@ -248,3 +270,9 @@ def test_scalars_of_a_whole_kernel_region(region_module, monkeypatch):
     assert ints and ints <= found
     assert not found & ({i.result_id for i in phis} - ints)
     assert not found & (_phis(region_module, "lane_trips") | _phis(region_module, "late_exit"))
+    found.clear()  # work-groups run together; the shuffle's index is a scalar too
+    Renderer(region_module, 16, True, True).render()
+    ep = next(e for e in region_module.entry_points if e.name == "rotate")
+    f = region_module.functions[ep.function]
+    index = [i for b in f.blocks for i in b.instructions if i.opname == "OpSubgroupShuffleINTEL"]
+    assert index and {i.ids()[-1] for i in index} <= found

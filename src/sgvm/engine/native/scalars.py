@@ -34,26 +34,28 @@ from ..common.block_order import successors
 from . import lanes, non_uniform
 from .segmentation import COLLECTIVE, EXT_READS, EXT_WRITES, UNSUPPORTED_EXT, Segment
 
-# built-ins the same for every lane of a work-group (run alone: not regions.groups)
+# built-ins the same for every lane of a work-group (of the work-groups run together, but for
+# the group id: regions.groups)
 SAME = {"WorkgroupId", "WorkgroupSize", "EnqueuedWorkgroupSize", "GlobalSize", "NumWorkgroups",
         "GlobalOffset", "WorkDim", "SubgroupMaxSize", "NumSubgroups", "NumEnqueuedSubgroups"}
 _LEAVES = ("Int", "Float", "Bool")
+SHUFFLES = {"OpSubgroupShuffleINTEL", "OpSubgroupShuffleDownINTEL", "OpSubgroupShuffleUpINTEL",
+            "OpSubgroupShuffleXorINTEL"}
 
 
 def find(r, f: Function, blocks: list[Block], segments: list[list[Segment]],
          spans: list[tuple[int, int]]) -> set[int]:
     """The work-group scalars of ``f`` (``blocks`` in block order), taken out of their
     segments (each block computes its own before its lane loops: ``prologue``)."""
-    if r.groupable:
-        return set()
     if spans == [(0, len(blocks) - 1)]:  # one region, the whole kernel: each bundle runs
         spans = []  # it from the entry as a work-group of its lanes would (module docstring)
     index = {b.label: k for k, b in enumerate(blocks)}
     succ = {index[a]: [index[x] for x in s] for a, s in successors(f).items() if a in index}
     apart = {k for lo, hi in spans for k in range(lo, hi + 1)} | set(r.joined)
     across = {i for segs in segments for seg in segs if seg.kind == "collective"
-              for inst in seg.insts for i in inst.ids()}
+              for inst in seg.insts for i in _others(inst)}
     impure = COLLECTIVE | EXT_READS | EXT_WRITES | UNSUPPORTED_EXT | set(non_uniform.LANE_OPS)
+    same = SAME - {"WorkgroupId"} if r.groupable else SAME  # (a groupable kernel reads none)
     where: dict[int, int] = {}
     cands: dict[int, Instruction] = {}
     for k, b in enumerate(blocks):
@@ -63,7 +65,7 @@ def find(r, f: Function, blocks: list[Block], segments: list[list[Segment]],
                     any(x.op not in _LEAVES for x in C.leaf_types(r.rtype(inst))):
                 continue
             if inst.opname == "OpPhi" or (lanes.computes(r, inst, impure) and (
-                    inst.opname != "OpLoad" or r.builtins.get(inst.operands[0].value) in SAME)):
+                    inst.opname != "OpLoad" or r.builtins.get(inst.operands[0].value) in same)):
                 where[vid], cands[vid] = k, inst
     scalars = set(cands)
     while True:
@@ -78,6 +80,13 @@ def find(r, f: Function, blocks: list[Block], segments: list[list[Segment]],
             seg.insts = [i for i in seg.insts if i.result_id not in scalars]
         segs[:] = [s for s in segs if s.kind != "lanes" or s.insts]
     return scalars
+
+
+def _others(inst: Instruction) -> list[int]:
+    """The operands of collective ``inst`` that some lane reads of another lane (collectives.at):
+    all but an Intel shuffle's index or delta, which each lane reads of its own."""
+    operands = inst.ids()
+    return operands[:-1] if inst.opname in SHUFFLES else operands
 
 
 def _same(r, vid: int, scalars: set[int]) -> bool:
