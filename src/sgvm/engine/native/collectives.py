@@ -31,7 +31,7 @@ _ARITH = {"OpGroupIAdd": "add", "OpGroupFAdd": "add", "OpGroupSMin": "smin",
 def at(r, vid: int, lane: str) -> list[str]:
     """The leaves of ``vid`` in lane ``lane`` (a C expression)."""
     r.across.add(vid)
-    return [re.sub(r"\[l( - sg_o)?\]", f"[{lane}\\1]", x) for x in r.leaves(vid)]
+    return [re.sub(r"\[l( - sg_[oc])?\]", f"[{lane}\\1]", x) for x in r.leaves(vid)]
 
 
 def _loop(r, scope: int, k: int, body: list[str]) -> None:
@@ -39,7 +39,7 @@ def _loop(r, scope: int, k: int, body: list[str]) -> None:
     act = f"(sg_all || sg_pc[l] == {k}u)"
     r.emit(f"#define SG_ACT(l) {act}")
     if scope == SUBGROUP and r.fused:  # one full sub-group (fused.py)
-        r.emit("{ const u32 g0 = sg_o, g1 = sg_o + SG_SIZE;")
+        r.emit("{ const u32 g0 = sg_c, g1 = sg_c + SG_SIZE;")
     elif scope == SUBGROUP and r.sub_group:  # the sub-groups of one bundle (regions.py)
         r.emit(f"for (u32 g0 = sg_o; g0 < sg_o + sg_n; g0 += {r.S}u) {{ "
                f"const u32 g1 = g0 + {r.S}u < sg_o + sg_n ? g0 + {r.S}u : sg_o + sg_n;")
@@ -202,7 +202,22 @@ def _shuffle(r, inst: Instruction, k: int) -> None:
     body = [f"for (u32 l = g0; l < g1; l++) if (SG_ACT(l)) {{ {rule} "
             f"if (oor_) i_ = 0; u32 src_ = g0 + (u32)i_; " + " ".join(sets) + " }"]
     vector = vectors.shuffle(r, inst, first, second) if r.fused else None
+    if vector is None and o == "OpSubgroupShuffleINTEL" and operands[-1] in r.scalars:
+        vector = _broadcast_lane(lts, r.result_names(inst), a, rule)
     _loop(r, SUBGROUP, k, vector or _unless_all(body))
+
+
+def _broadcast_lane(lts: list[Type], outs: list[str], values: list[str], rule: str
+                    ) -> list[str]:
+    """An Intel shuffle whose index is a work-group scalar: the one source lane's value read
+    once, then stored to every active lane (a load and a broadcast, where the loop reading
+    each lane's source makes a gather)."""
+    lines = [f"{{ {rule} if (oor_) i_ = 0; const u32 src_ = g0 + (u32)i_; (void)second_;"]
+    for s, out, v in zip(lts, outs, values, strict=True):
+        ct = C.scalar_ctype(s)
+        lines.append(f"  {{ const {ct} v_ = oor_ ? ({ct})0 : {v}; "
+                     f"for (u32 l = g0; l < g1; l++) if (SG_ACT(l)) {out} = v_; }}")
+    return _unless_all([*lines, "}"])
 
 
 def _block_io(r, inst: Instruction, k: int) -> None:

@@ -7,7 +7,7 @@ all its segments for one sub-group's lanes, then for the next sub-group. It runs
 lane of the work-group runs the block (``sg_all``) and the rows hold whole sub-groups
 (``sg_row % SG_SIZE == 0``: every sub-group is full and lies in one row), so each lane loop
 is ``SG_SIZE`` lanes, a constant, and a value defined in the block and used in no other
-block is an array of one sub-group (``u32 r24[SG_SIZE]``, indexed ``l - sg_o``) that clang
+block is an array of one sub-group (``u32 r24[SG_SIZE]``, indexed ``l - sg_c``) that clang
 keeps in registers. Otherwise the block runs segment by segment over the work-group, as
 before.
 
@@ -45,7 +45,28 @@ def render(r, k: int, block: Block, segs: list[Segment], index: dict[int, int]
             or not any(s.kind == "collective" for s in segs) \
             or any(regions.lock_step(r, i) for i in block.instructions):
         return None
+    parts = sub_group_code(r, k, block, segs, index)
+    if parts is None:
+        return None
+    pres, decls, body = parts
+    test = ["    if (sg_fuse) { u32 sg_pre = 0;", *pres, "      sg_fuse = !sg_pre; }"] \
+        if pres else []
+    return ["    bool sg_fuse = sg_all && sg_row % SG_SIZE == 0;", *test,
+            "    if (sg_fuse) {",
+            '      _Pragma("clang loop vectorize(disable)")',
+            "      for (u32 sg_c = 0; sg_c < sg_vol; sg_c += SG_SIZE) {",
+            # every lane runs the block: all sub-groups are full, each in one row
+            "        const bool sg_all = true;", *AT_SUB_GROUP, *decls, *body, "      }", "    }"]
+
+
+def sub_group_code(r, k: int, block: Block, segs: list[Segment], index: dict[int, int]
+                   ) -> tuple[list[str], list[str], list[str]] | None:
+    """Block ``k`` for the one full sub-group from lane ``sg_c``: (the pre-pass testing every
+    access of its lane segments for the lanes ``sg_first`` to ``sg_end``, the declarations
+    of the sub-group's own arrays, the block's C), or None where an address needs a value
+    of another segment or the object of a pointer is unknown."""
     pres: list[str] = []
+    r.affine_tested = {}
     for seg in segs:
         if seg.kind != "lanes":
             continue
@@ -60,8 +81,8 @@ def render(r, k: int, block: Block, segs: list[Segment], index: dict[int, int]
         pres += lanes.prepass(r, insts, addresses, block, index, {})
     kept = _block_values(r, k, block)
     saved = {v: r.storage[v] for v in kept}
-    r.storage.update(dict.fromkeys(kept, "sg"))
-    r.fused = True  # collectives run for the one sub-group [sg_o, sg_o + SG_SIZE)
+    r.storage.update(dict.fromkeys(kept, "sub"))
+    r.fused = True  # collectives run for the one sub-group [sg_c, sg_c + SG_SIZE)
     body: list[str] = []
     try:
         for seg in segs:
@@ -74,32 +95,51 @@ def render(r, k: int, block: Block, segs: list[Segment], index: dict[int, int]
                          .replace("for (u32 l = g0; l < g1; l++)", _EACH) for x in r.lines]
                 continue
             insts = lanes.recomputed(r, seg, block) + seg.insts
-            body += [_LOOP, *lanes.body(r, insts, block, index, "off"), "    } }"]
+            starts = _starts(r, insts, block, index)
+            try:
+                body += [*starts, _LOOP, *lanes.body(r, insts, block, index, "off"), "    } }",
+                         *(["    }"] if starts else [])]
+            finally:
+                r.fixed = {}
         decls = [f"        alignas(64) {ct} {n}[SG_SIZE];" for ct, n in _arrays(r, kept)]
     finally:
         r.fused = False
         r.storage.update(saved)
-    test = ["    if (sg_fuse) { u32 sg_pre = 0;", *pres, "      sg_fuse = !sg_pre; }"] \
-        if pres else []
-    return ["    bool sg_fuse = sg_all && sg_row % SG_SIZE == 0;", *test,
-            "    if (sg_fuse) {",
-            '      _Pragma("clang loop vectorize(disable)")',
-            "      for (u32 sg_o = 0; sg_o < sg_vol; sg_o += SG_SIZE) {",
-            # every lane runs the block: all sub-groups are full, each in one row
-            "        const bool sg_all = true; const u32 sg_n = SG_SIZE;",
-            "        const u32 sg_l0 = sg_o / sg_row * sg_row, sg_xo = sg_o - sg_l0;",
-            "        const u32 sg_y = sg_lid1[sg_l0], sg_z = sg_lid2[sg_l0], "
-            "sg_wi = SG_WI(sg_wof[sg_l0]);",
-            *decls, *body, "      }", "    }"]
+    return pres, decls, body
 
 
+# The sub-group's row and its first lane's place in it, for the ids (lanes.loop's names)
+AT_SUB_GROUP = ["        const u32 sg_l0 = sg_c / sg_row * sg_row, sg_xo = sg_c - sg_l0;",
+                "        const u32 sg_y = sg_lid1[sg_l0], sg_z = sg_lid2[sg_l0], "
+                "sg_wi = SG_WI(sg_wof[sg_l0]);"]
 _NOUNROLL = '_Pragma("clang loop unroll(disable)")'  # unrolled, clang left them scalar
 # A lane loop over the sub-group's lanes (closed by "} }" as lanes.loop's) and a
 # collective's loop over them: SG_SIZE iterations, a constant, so each is one vector step
 _LOOP = ("    { " + _NOUNROLL + " for (u32 sg_j = 0; sg_j < SG_SIZE; sg_j++) { "
-         "const u32 sg_x = sg_xo + sg_j, l = sg_o + sg_j;")
+         "const u32 sg_x = sg_xo + sg_j, l = sg_c + sg_j;")
 _CONST = "for (u32 sg_j = 0, l = g0; sg_j < SG_SIZE; sg_j++, l++)"
 _EACH = f"{_NOUNROLL} {_CONST}"  # (the khr collectives' SG_SCALAR loops are kept whole)
+
+
+def _starts(r, insts: list[Instruction], block: Block, index: dict[int, int]) -> list[str]:
+    """Each address of ``insts`` the pre-pass tested at the rows' ends (``affine.py``: step
+    ``k``, no extension wrapping in the row) computed once at the sub-group's first lane
+    (``sg_a<id>``, in a scope the caller closes), the loop then computing it as
+    ``sg_a<id> + sg_j * k`` (``r.fixed``): clang loads and stores such an address as one
+    vector, where a sign extension in it would make a gather."""
+    accessed = {i.operands[0].value for i in insts if i.opname in ("OpLoad", "OpStore")}
+    defined = {i.result_id for i in insts}
+    steps = {p: k for p, k in r.affine_tested.items() if p in accessed and p in defined and k}
+    if not steps:
+        return []
+    addresses = lanes.address_slice(r, insts, list(steps))
+    if addresses is None:
+        return []
+    decl, lines = lanes.computations(r, insts, addresses, block, index)
+    r.fixed = {p: f"(sg_a{p} + (s64)sg_j * {k})" for p, k in steps.items()}
+    return ["    { " + " ".join(f"char *sg_a{p};" for p in steps),
+            "    { const u32 sg_x = sg_xo; const u32 l = sg_c;", decl, *lines,
+            *(f"      sg_a{p} = (char *)r{p};" for p in steps), "    }"]
 
 
 def _own(r, insts: list[Instruction], addresses: set[int]) -> bool:
@@ -111,12 +151,12 @@ def _own(r, insts: list[Instruction], addresses: set[int]) -> bool:
 
 
 def _block_values(r, k: int, block: Block) -> list[int]:
-    """The lane arrays defined in block ``k`` and used in no other block (not phis: their
-    predecessors write them)."""
+    """The lane arrays (a bundle's too) defined in block ``k`` and used in no other block
+    (not phis: their predecessors write them)."""
     out = []
     for inst in block.instructions:
         vid = inst.result_id
-        if vid is None or inst.opname == "OpPhi" or r.storage.get(vid) != "lane":
+        if vid is None or inst.opname == "OpPhi" or r.storage.get(vid) not in ("lane", "sg"):
             continue
         if all(b == k for b, _ in r.uses.get(vid, ())):
             out.append(vid)

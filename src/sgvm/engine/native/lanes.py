@@ -22,6 +22,8 @@ it faulted.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from ...spirv import Block, Function, Instruction
 from ..clower import ctypes_ as C
 from . import affine, checks, uniform
@@ -87,7 +89,7 @@ def recomputed(r, seg, block: Block) -> list[Instruction]:
     while used:
         vid = used.pop()
         inst = r.pure.get(vid)
-        if inst is None or vid in own or vid in out or r.storage.get(vid) in ("lane", "sg", "wg"):
+        if inst is None or vid in own or vid in out or r.storage.get(vid) in ("lane", "sg", "sub", "wg"):
             continue
         out[vid] = inst
         used += inst.ids()
@@ -206,22 +208,17 @@ def prepass(r, insts: list[Instruction], addresses: set[int], block: Block,
     ``ranges``: groups of (pointer, bytes) of accesses whose addresses are affine in the row;
     the pre-pass bounds the bytes group ``n`` touches over the run in ``sg_fa<n>`` to
     ``sg_fb<n>`` (``merge.py``)."""
-    saved = {v: r.storage.get(v) for v in addresses}
-    for v in addresses:
-        r.storage[v] = "local"
-    lines: list[str] = []
     tests: list[tuple[int, str, int]] = []  # (pointer, test, alignment) of each access
+    saved = {v: r.storage.get(v) for v in addresses}
+    r.storage.update(dict.fromkeys(addresses, "local"))  # the leaves _ends names too
+
+    def note(inst: Instruction) -> None:
+        if inst.opname != "OpVariable":
+            r.lines, r.checking, r.pre_checks = [], "pre", []
+            r._instruction(inst, block, index)
+            tests.extend(r.pre_checks)
     try:
-        for inst in insts:
-            if inst.result_id in addresses:
-                r.lines, r.checking = [], "off"
-                r._instruction(inst, block, index)
-                lines += r.lines
-            elif inst.opname != "OpVariable":
-                r.lines, r.checking, r.pre_checks = [], "pre", []
-                r._instruction(inst, block, index)
-                tests += r.pre_checks
-        decl = _declare(r, [i for i in insts if i.result_id in addresses])
+        decl, lines = computations(r, insts, addresses, block, index, note)
         lines = uniform.substitute(lines, same)
         steps = affine.Steps(r, {i.result_id: i for i in insts if i.result_id in addresses},
                              set(same))
@@ -230,6 +227,8 @@ def prepass(r, insts: list[Instruction], addresses: set[int], block: Block,
             s = steps.of(ptr)
             ok = s is not None and abs(s.k) < affine.LIMIT and s.k % align == 0
             (ends if ok else each).append((test, s))
+            if ok:
+                r.affine_tested[ptr] = s.k
         out = []
         spans = [[(r.leaf(p), n) for p, n in group] for group in ranges]
         if ends or spans:
@@ -242,9 +241,33 @@ def prepass(r, insts: list[Instruction], addresses: set[int], block: Block,
                     *(f"      sg_pre |= !({t});" for t, _ in each), "    } }"]
     finally:
         r.checking = "slow"
+        r.storage.update(saved)
+    return out
+
+
+def computations(r, insts: list[Instruction], addresses: set[int], block: Block,
+                 index: dict[int, int], other: Callable[[Instruction], None] | None = None
+                 ) -> tuple[str, list[str]]:
+    """The declarations and C of the instructions of ``insts`` that compute ``addresses``, as C
+    locals at one lane (``l``, ``sg_x`` …, whatever the caller sets); ``other`` is called
+    for each other instruction, in order."""
+    saved = {v: r.storage.get(v) for v in addresses}
+    for v in addresses:
+        r.storage[v] = "local"
+    lines: list[str] = []
+    try:
+        for inst in insts:
+            if inst.result_id in addresses:
+                r.lines, r.checking = [], "off"
+                r._instruction(inst, block, index)
+                lines += r.lines
+            elif other is not None:
+                other(inst)
+        return _declare(r, [i for i in insts if i.result_id in addresses]), lines
+    finally:
+        r.checking = "slow"
         for v, s in saved.items():
             r.storage[v] = s
-    return out
 
 
 def _ends(r, tests: list[str], exts: list[affine.Extension], decl: str,

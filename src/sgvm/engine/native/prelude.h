@@ -39,6 +39,7 @@ struct SgCtx {
 
 // Merge blocks run fused (merge.py) by this library's calls so far: the tests read it.
 extern "C" { u64 sg_merged_runs = 0; }
+extern "C" { u64 sg_looped_runs = 0; }
 
 // ---- faults (the CUDA backend's record layout: engine/common/faults.py reads it) ------
 SG_FN void sg_fault(u64 *fault, u64 id, u64 a, u32 n, u32 kind, u32 why) {

@@ -40,6 +40,7 @@ from . import (
     checks,
     fused,
     lanes,
+    loops,
     merge,
     non_uniform,
     regions,
@@ -89,7 +90,7 @@ class Renderer:
         self.ops = dict(ops.OPS) | non_uniform.LANE_OPS
         self.ext = {k: v for k, v in ext.EXT.items() if k not in segmentation.UNSUPPORTED_EXT}
         self.lines: list[str] = []
-        self.storage: dict[int, str] = {}  # value id → "lane" | "sg" | "local" | "remat" | "scalar"
+        self.storage: dict[int, str] = {}  # value id → "lane" | "sg" | "sub" | "local" | "remat" | "wg"
         self.local_offsets: dict[int, int] = {}
         self.private: dict[int, int] = {}  # Function variable → offset in a lane's slot
         self.params: dict[int, str] = {}  # parameter id → C name prefix
@@ -102,6 +103,8 @@ class Renderer:
         self.fused = False  # … a block for one full sub-group (fused.py)
         self.across: set[int] = set()  # values some lane reads of another (collectives.at)
         self.pre_checks: list[tuple[int, str, int]] = []  # what a pre-pass tests (lanes.py)
+        self.affine_tested: dict[int, int] = {}  # pointer → its step, tested at rows' ends
+        self.fixed: dict[int, str] = {}  # value → the C a sub-group's loop computes it by (fused.py)
         self.sunk: dict[int, int] = {}  # value → its block: stored on the edges (segmentation.sink)
         self.sinking: set[int] = set()  # … those of the block being rendered, C locals there
         self.live: dict[int, set[int]] = {}  # block label → values live on entry
@@ -151,6 +154,8 @@ class Renderer:
             return [f"{x}[l]" for x in names]
         if self.storage.get(vid) == "sg":  # a bundle's local array (regions.py)
             return [f"{x}[l - sg_o]" for x in names]
+        if self.storage.get(vid) == "sub":  # a sub-group's own (fused.py)
+            return [f"{x}[l - sg_c]" for x in names]
         return names
 
     def leaf(self, vid: int) -> str:
@@ -346,6 +351,7 @@ class Renderer:
             *head,
             "  u64 sg_had[3] = {0, 0, 0};  // the group size the local ids were filled for",
             "  u64 sg_merged = 0;  // merge blocks run fused (merge.py): the tests read the count",
+            "  u64 sg_looped = 0;  // loops run sub-group by sub-group (loops.py): the same",
             # the work-group's id: divided out once, then counted up (no division per group)
             "  sg_g.gid[0] = sg_first % sg_ngr0; sg_g.gid[1] = sg_first / sg_ngr0 % sg_ngr1;",
             "  sg_g.gid[2] = sg_first / (sg_ngr0 * sg_ngr1);",
@@ -391,6 +397,7 @@ class Renderer:
             "    }",
             "  }",
             "  if (sg_merged) __atomic_fetch_add(&sg_merged_runs, sg_merged, __ATOMIC_RELAXED);",
+            "  if (sg_looped) __atomic_fetch_add(&sg_looped_runs, sg_looped, __ATOMIC_RELAXED);",
             "  return 0;",
             "}",
             f'extern "C" int {symbol}(const SgCtx *sgc, const u64 *sg_args, u64 sg_first, '
@@ -460,14 +467,16 @@ class Renderer:
         self.sinking = {v for v, at in self.sunk.items() if at == k}
         merged = False
         try:
-            out += scalars.prologue(self, k, b, index)
+            steps = scalars.prologue(self, k, b, index)
             parts = [self._segment(seg, b, k, index) for seg in segs]
             both = fused.render(self, k, b, segs, index)  # sub-group by sub-group
             if both is None and k in self.merges:  # the last segment with its merge block
                 parts[-1], merged = merge.render(self, segs[-1], b, k, index, parts[-1])
             body = [x for lines in parts for x in lines]
-            out += body if both is None else [*both, "    else {", *body, "    }"]
-            out += scalars.copies(self, b, index)
+            steps += body if both is None else [*both, "    else {", *body, "    }"]
+            steps += scalars.copies(self, b, index)
+            loop = loops.render(self, k, b, segs, index)  # each sub-group to the loop's end
+            out += steps if loop is None else [*loop, "    if (!sg_lp) {", *steps, "    }"]
         finally:
             self.sinking = set()
         wg = not self.sub_group
@@ -490,6 +499,9 @@ class Renderer:
 
     # -- instructions ------------------------------------------------------------------------
     def _instruction(self, inst: Instruction, block: Block, index: dict[int, int]) -> None:
+        if inst.result_id in self.fixed:
+            self.assign(inst, [self.fixed[inst.result_id]])
+            return
         block = self.terminates.get(id(inst), block)  # a joined block's own (chains.py)
         k = index.get(block.label, -1)
 

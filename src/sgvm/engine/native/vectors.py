@@ -28,11 +28,11 @@ _ELEMENTS = {"u8", "u16", "u32", "u64", "float", "double", "hbits"}
 
 
 def _at(x: str, lane: str) -> str | None:
-    """The address of lane ``lane``'s element of lane value ``x`` (``r24[l - sg_o]``), or
+    """The address of lane ``lane``'s element of lane value ``x`` (``r24[l - sg_o]``, ``r24[l - sg_c]``), or
     None where ``x`` is not one (a constant, an argument)."""
-    if not re.search(r"\[l( - sg_o)?\]$", x):
+    if not re.search(r"\[l( - sg_[oc])?\]$", x):
         return None
-    return "&" + re.sub(r"\[l( - sg_o)?\]$", f"[{lane}\\1]", x)
+    return "&" + re.sub(r"\[l( - sg_[oc])?\]$", f"[{lane}\\1]", x)
 
 
 def _vector(ct: str, S: int) -> str:

@@ -1,0 +1,92 @@
+"""Uniform loops run sub-group by sub-group, each sub-group to the loop's end (docs/native.md,
+"Uniform loops").
+
+A block that branches back to itself on a work-group scalar (``scalars.py``: every lane
+leaves at the same iteration), writes no memory another lane may see (no store to global,
+local or constant memory, no block or image write, no atomic) and needs no work-group
+lock-step (``regions.lock_step``) gets a second rendering. When every lane of the unit runs
+it (``sg_all``) and the rows hold whole sub-groups, each sub-group in turn runs every
+iteration of the loop, as one ``fused.py`` block per iteration (lane loops of ``SG_SIZE``
+lanes, its own values in arrays of one sub-group), with no scheduler step between
+iterations; otherwise the loop runs step by step as before.
+
+Exact: while the loop runs no lane writes memory another lane can see, so each load reads
+what memory held when the loop began in either order; each sub-group still runs its lanes
+in lock-step, so its collectives see the lanes and values they see on the NumPy engine; the
+scalars' recurrence has operands the same for the whole work-group, so each sub-group runs
+it again from the values the loop began with and goes through the same iterations.
+
+Checks and the step budget: before any sub-group runs, a first pass runs the scalars'
+recurrence alone, iteration by iteration, testing every access of the iteration for every
+lane (the pre-pass of ``fused.sub_group_code``) and counting the steps the NumPy engine
+takes. Where an access would fault or the budget would run out, the loop runs step by step
+instead, which reports it as the NumPy engine does. Otherwise the budget counts the loop's
+iterations after it ran.
+"""
+
+from __future__ import annotations
+
+from ...spirv import Block, Instruction
+from ..clower import ctypes_ as C
+from . import fused, regions, scalars
+from .segmentation import Segment, memory
+
+_WRITES = {"OpImageWrite", "OpSubgroupBlockWriteINTEL", "OpSubgroupImageBlockWriteINTEL",
+           "OpSubgroupImageMediaBlockWriteINTEL"}
+
+
+def render(r, k: int, block: Block, segs: list[Segment], index: dict[int, int]
+           ) -> list[str] | None:
+    """The C running loop block number ``k`` sub-group by sub-group when it may (setting
+    ``sg_lp``), or None where the block does not qualify (the module docstring)."""
+    term = block.terminator
+    if term.opname != "OpBranchConditional" or k in r.joined or k + 1 in r.joined \
+            or k in r.merges:
+        return None
+    cond, a, b = (x.value for x in term.operands[:3])
+    if cond not in r.scalars or (a == block.label) == (b == block.label) \
+            or any(_lock_step_or_write(r, i) for i in block.instructions):
+        return None
+    parts = fused.sub_group_code(r, k, block, segs, index)
+    if parts is None:
+        return None
+    pres, decls, body = parts
+    back = "1u" if a == block.label else "2u"
+    again = r.leaf(cond) if a == block.label else f"!{r.leaf(cond)}"
+    carried = [(n, C.scalar_ctype(x)) for i in block.instructions
+               if i.opname == "OpPhi" and i.result_id in r.scalars
+               for x, n in zip(C.leaf_types(r.type_of(i.result_id)), r.leaves(i.result_id),
+                               strict=True)]
+    save = " ".join(f"const {ct} sg_v{n} = {n};" for n, ct in carried)
+    restore = " ".join(f"{n} = sg_v{n};" for n, _ in carried)
+    prologue = scalars.prologue(r, k, block, index)
+    copies = scalars.copies(r, block, index)
+    steps, mine = ("sg_steps + sg_ps", "sg_ps") if r.sub_group else ("sg_steps", "sg_steps")
+    tests = ["        { u32 sg_pre = 0;", *pres,
+             "        if (sg_pre) { sg_lp = false; break; } }"] if pres else []
+    return [
+        "    bool sg_lp = sg_all && sg_row % SG_SIZE == 0; u64 sg_it = 0;",
+        f"    if (sg_lp) {{ {save}",
+        "      for (;;) {  // the scalars alone: the iterations, their accesses, the budget",
+        f"        if (sgc->checks && {steps} + sg_it > sgc->steps) {{ sg_lp = false; break; }}",
+        *prologue, *tests,
+        "        sg_it++;",
+        f"        if (!({again})) break;",
+        *copies,
+        "      }",
+        f"      {restore}",
+        "      if (sg_lp) {",
+        '      _Pragma("clang loop vectorize(disable)")',
+        "      for (u32 sg_c = sg_first; sg_c < sg_end; sg_c += SG_SIZE) {",
+        f"        {restore}",
+        "        const bool sg_all = true;", *fused.AT_SUB_GROUP, *decls,
+        "        for (;;) { sg_took = 0;",
+        *prologue, *body, *copies,
+        f"        if (sg_took != {back}) break; }}",
+        "      }",
+        f"      {mine} += sg_it - 1; sg_looped++; }}",
+        "    }"]
+
+
+def _lock_step_or_write(r, inst: Instruction) -> bool:
+    return regions.lock_step(r, inst) or inst.opname in _WRITES or memory(r, inst)[1]
