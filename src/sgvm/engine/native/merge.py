@@ -112,16 +112,10 @@ def _fused(r, seg: Segment, block: Block, k: int, index: dict[int, int]) -> list
     tail = r.segments[m][0]
     whole = Segment("lanes", seg.insts + tail.insts)
     insts = lanes.recomputed(r, whole, block) + whole.insts
-    accesses = _accesses(r, insts)
-    if not accesses or not any(w for *_, w in accesses):
+    static = candidate(r, insts)
+    if static is None:
         return None
-    addresses = lanes.address_slice(r, insts, [p for p, _, _ in accesses])
-    if addresses is None or uniform.candidates(r, insts, addresses):
-        return None
-    steps = affine.Steps(r, {i.result_id: i for i in insts if i.result_id in addresses})
-    if any((s := steps.of(p)) is None or abs(s.k) >= affine.LIMIT for p, _, _ in accesses):
-        return None
-    groups = _groups(r, accesses)
+    groups, addresses = static
     phis = r._phis(r.blocks[m].label)
     if any(not r.uses.get(p.result_id, set()) <= {(m, 0)} for p in phis):
         return None  # a phi some later block reads keeps its lane array
@@ -147,32 +141,60 @@ def _fused(r, seg: Segment, block: Block, k: int, index: dict[int, int]) -> list
     finally:
         r.merging = None
         r.storage.update(saved)
+    return ["    bool sg_fz = false; u32 sg_e1 = 0, sg_e2 = 0, sg_lf = 0, sg_took3 = 0;",
+            *test(r, groups, pre, plain, "sg_fz"), "    sg_merged += sg_fz;",
+            *loop([body[0] + " " + decl, *body[1:]], "sg_fz")]
+
+
+Groups = list[tuple[bool, list[tuple[int, int]]]]
+
+
+def candidate(r, insts: list[Instruction], more: list[int] = ()) -> tuple[Groups, set[int]] | None:
+    """What a fused loop of ``insts`` needs known when rendering: the groups of accesses whose
+    ranges the pre-pass bounds (``_groups``) and the instructions computing the addresses
+    (of the accesses and of the pointers ``more``); None where ``insts`` store nothing other
+    lanes may see, or an access is not a plain load or store, or an address is computed from
+    memory, from a lane array or not affine in the row."""
+    accesses = _accesses(r, insts)
+    if not accesses or not any(w for *_, w in accesses):
+        return None
+    addresses = lanes.address_slice(r, insts, [p for p, _, _ in accesses] + list(more))
+    if addresses is None or uniform.candidates(r, insts, addresses):
+        return None
+    steps = affine.Steps(r, {i.result_id: i for i in insts if i.result_id in addresses})
+    if any((s := steps.of(p)) is None or abs(s.k) >= affine.LIMIT for p, _, _ in accesses):
+        return None
+    return _groups(r, accesses), addresses
+
+
+def test(r, groups: Groups, pre: list[str], plain: list[str], flag: str) -> list[str]:
+    """C setting ``flag`` when the lanes are one run, every access passed the pre-pass and no
+    store's range meets another group's: ``pre`` bounds the ranges (``lanes.prepass`` with
+    ``groups``), ``plain`` (checks on) tests every access inside its object, which, where the
+    stores' objects lie apart from the others', is all the test needs."""
     bounds = " ".join(f"u64 sg_fa{n} = ~0ULL, sg_fb{n} = 0;" for n in range(len(groups)))
     pairs = [(a, b) for a, (wa, _) in enumerate(groups) for b, (wb, _) in enumerate(groups)
              if a != b and wa and (not wb or a < b)]
     apart = " && ".join(["!sg_pre", *(f"(sg_fb{a} <= sg_fa{b} || sg_fb{b} <= sg_fa{a})"
                                       for a, b in pairs)])
-    ranges = [f"      {bounds}", *pre, f"      sg_fz = {apart};"]
+    ranges = [f"      {bounds}", *pre, f"      {flag} = {apart};"]
     slots = [r.origins.of.get(g[0][0]) for _, g in groups]
     if plain and all(None not in (slots[a], slots[b]) and slots[a] != slots[b] for a, b in pairs):
         # every access inside its object (the pre-pass with checks on) and the stores'
         # objects apart from the others': no store meets another access, no range needed
         objects = " && ".join(f"(sg_lo{x} + sg_sz{x} <= sg_lo{y} || sg_lo{y} + sg_sz{y} <= sg_lo{x})"
                               for x, y in ((slots[a], slots[b]) for a, b in pairs))
-        ranges = [f"    if ({objects}) {{", *plain, "      sg_fz = !sg_pre;", "    } else {",
+        ranges = [f"    if ({objects}) {{", *plain, f"      {flag} = !sg_pre;", "    } else {",
                   *ranges, "    }"]
-    return ["    bool sg_fz = false; u32 sg_e1 = 0, sg_e2 = 0, sg_lf = 0, sg_took3 = 0;",
-            "    if (sg_run) { u32 sg_pre = 0;", *ranges, "    }",
-            "    sg_merged += sg_fz;",
-            *_loop([body[0] + " " + decl, *body[1:]])]
+    return ["    if (sg_run) { u32 sg_pre = 0;", *ranges, "    }"]
 
 
-def _loop(body: list[str]) -> list[str]:
-    """The fused loop over the run (``lanes.loop``), with a copy for rows of ``SG_SIZE`` lanes
-    whose trip count clang knows (one vector step for 16 floats); ``assume_safety``: the
-    pre-pass found every store apart from every other access, so no lane's store meets
-    another lane's access (clang would test that again in every row)."""
-    rows, ids, ends, _, each = lanes.loop("sg_fz", "")
+def loop(body: list[str], flag: str) -> list[str]:
+    """The fused loop over the run when ``flag`` (``lanes.loop``), with a copy for rows of
+    ``SG_SIZE`` lanes whose trip count clang knows (one vector step for 16 floats);
+    ``assume_safety``: the pre-pass found every store apart from every other access, so no
+    lane's store meets another lane's access (clang would test that again in every row)."""
+    rows, ids, ends, _, each = lanes.loop(flag, "")
     pragma = '      _Pragma("clang loop vectorize(assume_safety) interleave_count(1)")'
     return [rows, ids, ends, "      if (sg_xa == 0 && sg_xb == SG_SIZE) {", pragma,
             "      for (u32 sg_x = 0; sg_x < SG_SIZE; sg_x++) { const u32 l = sg_l0 + sg_x;",

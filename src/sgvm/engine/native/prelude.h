@@ -38,7 +38,7 @@ struct SgCtx {
 };
 
 // Merge blocks run fused (merge.py) by this library's calls so far: the tests read it.
-extern "C" { u64 sg_merged_runs = 0; }
+extern "C" { u64 sg_merged_runs = 0, sg_joined_runs = 0; }
 extern "C" { u64 sg_looped_runs = 0; }
 
 // ---- faults (the CUDA backend's record layout: engine/common/faults.py reads it) ------

@@ -46,6 +46,7 @@ from . import (
     regions,
     scalars,
     schedule,
+    segment_joins,
     segmentation,
 )
 from .collectives import render_collective
@@ -350,7 +351,7 @@ class Renderer:
             "  const u32 sg_dim = sgc->dim;",
             *head,
             "  u64 sg_had[3] = {0, 0, 0};  // the group size the local ids were filled for",
-            "  u64 sg_merged = 0;  // merge blocks run fused (merge.py): the tests read the count",
+            "  u64 sg_merged = 0, sg_joined = 0;  // loops run fused (merge.py, segment_joins.py): counted",
             "  u64 sg_looped = 0;  // loops run sub-group by sub-group (loops.py): the same",
             # the work-group's id: divided out once, then counted up (no division per group)
             "  sg_g.gid[0] = sg_first % sg_ngr0; sg_g.gid[1] = sg_first / sg_ngr0 % sg_ngr1;",
@@ -398,6 +399,7 @@ class Renderer:
             "  }",
             "  if (sg_merged) __atomic_fetch_add(&sg_merged_runs, sg_merged, __ATOMIC_RELAXED);",
             "  if (sg_looped) __atomic_fetch_add(&sg_looped_runs, sg_looped, __ATOMIC_RELAXED);",
+            "  if (sg_joined) __atomic_fetch_add(&sg_joined_runs, sg_joined, __ATOMIC_RELAXED);",
             "  return 0;",
             "}",
             f'extern "C" int {symbol}(const SgCtx *sgc, const u64 *sg_args, u64 sg_first, '
@@ -472,6 +474,7 @@ class Renderer:
             both = fused.render(self, k, b, segs, index)  # sub-group by sub-group
             if both is None and k in self.merges:  # the last segment with its merge block
                 parts[-1], merged = merge.render(self, segs[-1], b, k, index, parts[-1])
+            parts = segment_joins.render(self, segs, b, k, index, parts)
             body = [x for lines in parts for x in lines]
             steps += body if both is None else [*both, "    else {", *body, "    }"]
             steps += scalars.copies(self, b, index)
@@ -536,7 +539,10 @@ class Renderer:
             self.emit(f"  default: {self._edge(block.label, default, index)}")
             self.emit("}")
         elif o in ("OpReturn", "OpReturnValue"):
-            self.emit("sg_pc[l] = SG_EXIT;")
+            # the entry block runs once, for every lane (the target of no branch), so when it
+            # returns no counter is read again (the next work-group starts at its entry)
+            if index.get(block.label) != 0 or self.sub_group:
+                self.emit("sg_pc[l] = SG_EXIT;")
         elif o == "OpUnreachable":
             self.emit("sg_pc[l] = SG_EXIT; sg_fault(sgc->fault, sg_linear_gid(sg_g, l), 0, 0, 0, 16);")
         elif o == "OpVariable":
