@@ -26,7 +26,6 @@ from . import limits
 _KINDS = ("load", "store", "atomic")
 _WHY = {1: "misaligned", 2: "read-only memory written:", 3: "out-of-bounds"}
 TIMEOUT, UNREACHABLE = 8, 16
-_RO = np.uint64(1 << 63)
 _FAR = 1 << 40  # further past a region's start than this: not that region's offset
 
 
@@ -42,11 +41,8 @@ class Region:
 
 def table(regions: list[Region]) -> np.ndarray:
     """``[start, size | read-only << 63]`` per region, as ``sg_ok`` reads them."""
-    out = np.zeros(2 * max(len(regions), 1), np.uint64)
-    for i, r in enumerate(regions):
-        out[2 * i] = r.start
-        out[2 * i + 1] = np.uint64(r.size) | (_RO if r.read_only else np.uint64(0))
-    return out
+    return np.array([x for r in regions for x in (r.start, r.size | (1 << 63 if r.read_only else 0))]
+                    or [0, 0], np.uint64)
 
 
 def global_id(linear: int, nd: NDRange) -> tuple[int, ...]:

@@ -17,6 +17,7 @@ compiled by the bundled clang (``compile``), run on a thread pool (docs/native.m
 from __future__ import annotations
 
 import ctypes
+import functools
 import os
 import sys
 import threading
@@ -60,6 +61,13 @@ class _Ctx(ctypes.Structure):
                 ("checks", ctypes.c_uint32), ("nlobj", ctypes.c_uint32), ("npobj", ctypes.c_uint32),
                 ("lobj", ctypes.c_void_p), ("pobj", ctypes.c_void_p), ("pslot", ctypes.c_uint64),
                 ("preg", ctypes.c_void_p), ("nparams", ctypes.c_uint64), ("wg", ctypes.c_uint64)]
+
+
+@functools.lru_cache(maxsize=64)
+def _own_choices(v: Variant) -> bool:
+    """Whether ``v`` makes sgvm's own implementation-defined choices (any sub-group size and
+    seed): the variants native code runs."""
+    return not v.differences(Variant(sub_group_size=v.sub_group_size, seed=v.seed))
 
 
 def checks_enabled() -> bool:
@@ -150,7 +158,7 @@ class NativeBackend(Backend):
         if request.observers:  # by design (docs/native.md, "Using it"): not announced
             return backends.get("numpy").launch(request)
         v = request.variant
-        if v.differences(Variant(sub_group_size=v.sub_group_size, seed=v.seed)):
+        if not _own_choices(v):
             _announce(module, kernel, f"{v.describe()} runs on the reference engine")
             return backends.get("numpy").launch(request)
         checked = checks_enabled()
@@ -192,59 +200,54 @@ def _run(lib: Any, info: KernelInfo, request: LaunchRequest, checked: bool, W: i
     """The launch, ``W`` work-groups at a time (regions.groups)."""
     nd = request.ndrange
     S = request.sub_group_size
-    words = np.zeros(max(info.arg_words, 1), np.uint64)
+    words: list[int] = []
     regions: list[faults.Region] = []
     keep: list[Any] = []
     local = info.local_bytes
     local_objects = list(info.local_objects)
     # per parameter, then per program-scope variable: its object [start, size, read-only]
-    preg = np.zeros(3 * (len(info.params) + len(info.globals)) + 3, np.uint64)
-    w = 0
+    preg = [0] * (3 * (len(info.params) + len(info.globals)) + 3)
     for i, ((kind, t), arg, label) in enumerate(zip(info.params, request.args, request.labels,
                                                     strict=True)):
         if kind == "local":
             local = -(-local // 16) * 16
-            words[w] = local
+            words.append(local)
             local_objects.append((f"{label} (local)", local, arg.nbytes))
             preg[3 * i + 1] = arg.nbytes
             local += arg.nbytes
-            w += 1
         elif isinstance(arg, BufferArg):
             a = arg.allocation
-            if arg.offset > a.size:
+            data, ro = a.data, a.read_only
+            size = data.nbytes
+            if arg.offset > size:
                 raise LogicError(f"argument '{label}': offset past the buffer", "CL_INVALID_ARG_VALUE")
-            base = a.data.ctypes.data
-            words[w] = base + arg.offset
-            regions.append(faults.Region(base, a.size, a.read_only,
+            base = data.ctypes.data
+            words.append(base + arg.offset)
+            regions.append(faults.Region(base, size, ro,
                                          f"{label} (buffer '{a.name}')" if a.name else label))
-            preg[3 * i:3 * i + 3] = (base, a.size, int(a.read_only))
-            w += 1
+            preg[3 * i:3 * i + 3] = (base, size, int(ro))
         elif isinstance(arg, NullArg):
-            w += 1
+            words.append(0)
         elif kind == "ptr":  # a struct passed by value: a private read-only copy
             data = np.frombuffer(bytes(arg.data), np.uint8).copy()
             keep.append(data)
-            words[w] = data.ctypes.data
+            words.append(data.ctypes.data)
             regions.append(faults.Region(data.ctypes.data, data.size, True,
                                          f"private allocation '{label}'"))
             preg[3 * i:3 * i + 3] = (data.ctypes.data, data.size, 1)
-            w += 1
         else:
-            for v in _leaf_words(arg, t, label):
-                words[w] = v
-                w += 1
+            words += _leaf_words(arg, t, label)
     if info.globals:  # the NumPy engine's storage, so both backends see the same contents
         prog = program_for(request.module, request.kernel)
         for k, vid in enumerate(info.globals):
             a = allocation(int(prog.template[vid]) >> OFFSET_BITS)
             assert a is not None
             base = a.data.ctypes.data
-            words[w] = base
+            words.append(base)
             j = 3 * (len(info.params) + k)
             preg[j:j + 3] = (base, a.size, int(a.read_only))
             regions.append(faults.Region(base, a.size, a.read_only,
                                          f"{a.space} allocation '{a.name}'"))
-            w += 1
     local = -(-local // 16) * 16
     pm = -(-nd.group_volume // S) * S
     groups_per_batch(request.kernel, info.private_need, pm, 1)  # the NumPy engine's limit
@@ -252,29 +255,25 @@ def _run(lib: Any, info: KernelInfo, request: LaunchRequest, checked: bool, W: i
     if local > request.device.local_mem_size:
         raise LogicError(f"kernel '{request.kernel}' needs {local} bytes of local memory, the "
                          f"device has {request.device.local_mem_size}", "CL_OUT_OF_RESOURCES")
+    # the launch's arrays, each one numpy array: the argument words, the objects' table,
+    # the fault record, the local and private objects (one conversion each)
+    args_a = np.array(words or [0], np.uint64)
+    preg_a = np.array(preg, np.uint64)
     table = faults.table(regions)
     lobj = np.array([x for _, off, size in local_objects for x in (off, size)] or [0], np.uint64)
     pobj = np.array([x for _, off, size in info.private_objects for x in (off, size)] or [0],
                     np.uint64)
     record = np.zeros(4, np.uint64)
-    ctx = _Ctx()
-    ctx.nlobj, ctx.npobj = len(local_objects), len(info.private_objects)
-    ctx.lobj, ctx.pobj, ctx.pslot = lobj.ctypes.data, pobj.ctypes.data, info.private_bytes
-    ctx.preg, ctx.nparams = preg.ctypes.data, len(info.params)
-    ctx.enq[:] = nd.local_size
-    ctx.goff[:] = nd.global_offset
-    ctx.gsize[:] = nd.global_size
-    ngr = [-(-g // lsz) for g, lsz in zip(nd.global_size, nd.local_size, strict=True)]
-    ctx.ngr[:] = ngr
-    ctx.dim, ctx.nrng = nd.work_dim, len(regions)
-    ctx.rng, ctx.fault = table.ctypes.data, record.ctypes.data
+    ngr = tuple(-(-g // lsz) for g, lsz in zip(nd.global_size, nd.local_size, strict=True))
     steps = limits.max_steps() if request.max_steps is None else request.max_steps
-    ctx.steps, ctx.local_bytes, ctx.checks = steps, local, int(checked)
-    ctx.wg = W
+    ctx = _Ctx(nd.local_size, nd.global_offset, nd.global_size, ngr, nd.work_dim, len(regions),
+               table.ctypes.data, record.ctypes.data, steps, local, int(checked),
+               len(local_objects), len(info.private_objects), lobj.ctypes.data,
+               pobj.ctypes.data, info.private_bytes, preg_a.ctypes.data, len(info.params), W)
     total = ngr[0] * ngr[1] * ngr[2] // W
     fn = _function(lib, info.symbol)
     sizes = (info.frame_bytes * pm, max(local, 16), max(info.private_bytes * pm, 16))
-    ctx_p, args_p = ctypes.addressof(ctx), words.ctypes.data
+    ctx_p, args_p = ctypes.addressof(ctx), args_a.ctypes.data
 
     def run(first: int, count: int) -> int:  # in units of W work-groups
         frame, loc, priv = _scratch(sizes)
