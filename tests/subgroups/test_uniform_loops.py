@@ -6,7 +6,8 @@ backends (the differential suite).
 
 * the shuffle GEMM of examples/ (each lane's row element broadcast from lane ``j``, a
   uniform loop counter) at sub-group sizes 8, 16 and 32, work-groups of one and two rows,
-  run alone and several together;
+  run alone and several together (the loop runs by chunks of 128 lanes, ``SG_CH``, where
+  rows hold whole chunks);
 * a loop with a sub-group reduction reading local memory after a barrier;
 * a read that leaves the buffer at a late iteration in an early sub-group and at an early
   iteration in a late one (the loop then runs step by step, which reports it); the step
@@ -111,12 +112,14 @@ def _lanes(S: int, n: int) -> tuple[np.ndarray, np.ndarray]:
     return i - i % S, i % S
 
 
-@pytest.mark.parametrize("ls", [(0, 1), (0, 2), (64, 1)])
-def test_shuffle_gemm(sized, backend, ls):
+@pytest.mark.parametrize("ls, by_chunks", [((0, 1), True), ((64, 1), True), ((0, 2), False)])
+def test_shuffle_gemm(sized, backend, ls, by_chunks):
     """``C = A @ B`` with lane ``j``'s element of A's row broadcast by the shuffle; work-groups
-    of one sub-group (run together), of one sub-group per row over two rows, of 64 lanes."""
+    of one sub-group and of 64 lanes (run together, 256 lanes at a time: chunks of 128
+    lanes), and of one sub-group per row over two rows (rows narrower than a chunk: the
+    loop runs step by step)."""
     S, m = sized
-    M, N, K = 8, 96, 2 * S
+    M, N, K = 8, 256, 2 * S
     rng = np.random.default_rng(S)
     A = rng.integers(-4, 5, (M, K)).astype(np.float32)
     B = rng.integers(-4, 5, (K, N)).astype(np.float32)
@@ -126,7 +129,7 @@ def test_shuffle_gemm(sized, backend, ls):
                                        np.int32(K)], (N, M // 2), local)
     np.testing.assert_array_equal(C, A @ B)  # small integers: exact in any order
     if looped.native:
-        assert looped.count > 0
+        assert (looped.count > 0) == by_chunks
 
 
 @pytest.mark.parametrize("m_lanes", [128, 96])
@@ -160,19 +163,19 @@ def test_walk_results(sized, backend, monkeypatch, bounds):
     """Checks on and off (``SGVM_BOUNDS=0``: no pre-pass; the loop still runs by sub-group)."""
     S, m = sized
     monkeypatch.setenv("SGVM_BOUNDS", bounds)
-    x = np.arange(64 + 16 * 6, dtype=np.int32) * 7 % 23
+    x = np.arange(128 + 16 * 6, dtype=np.int32) * 7 % 23
     with _Looped(backend, m) as looped:
-        (_, got), _ = run(m, "walk", [x, np.zeros(64, np.int32), np.int32(7)], (64,), (64,))
-    np.testing.assert_array_equal(got, _walk(S, x, 7, 64))
+        (_, got), _ = run(m, "walk", [x, np.zeros(128, np.int32), np.int32(7)], (128,), (128,))
+    np.testing.assert_array_equal(got, _walk(S, x, 7, 128))
     if looped.native:
         assert looped.count > 0
 
 
 @pytest.mark.parametrize("own_record", [False, True])
 def test_fault_at_the_earliest_step(sized, backend, monkeypatch, own_record):
-    """Lane ``i`` reads ``in[i + 16k]`` of 117 elements: lanes 53 to 63 leave it first, at
-    k = 4, the first sub-group's lanes from 5 on at k = 7, each at byte offset 468. The
-    NumPy engine names the lowest work-item of the earliest faulting step, 53; the native
+    """Lane ``i`` reads ``in[i + 16k]`` of 181 elements: lanes 117 to 127 leave it first, at
+    k = 4, the first sub-group's lanes from 5 on at k = 11, each at byte offset 724. The
+    NumPy engine names the lowest work-item of the earliest faulting step, 117; the native
     backend's own record (``own_record``: without the re-run on the NumPy engine) keeps the
     lowest of every faulting work-item, 5 (docs/native.md, "Memory errors")."""
     S, m = sized
@@ -180,25 +183,26 @@ def test_fault_at_the_earliest_step(sized, backend, monkeypatch, own_record):
         pytest.skip("the native backend's own record")
     if own_record:
         monkeypatch.setattr(native_backend, "_explain", lambda request: None)
-    item = 5 if own_record else 53
-    with pytest.raises(KernelMemoryError, match=rf"byte offset 468 .*global id \({item},\)"):
-        run(m, "walk", [np.ones(117, np.int32), np.zeros(64, np.int32), np.int32(8)],
-            (64,), (64,))
+    item = 5 if own_record else 117
+    with pytest.raises(KernelMemoryError, match=rf"byte offset 724 .*global id \({item},\)"):
+        run(m, "walk", [np.ones(181, np.int32), np.zeros(128, np.int32), np.int32(12)],
+            (128,), (128,))
 
 
 def test_step_budget(sized, backend, monkeypatch):
     """The entry block, the loop's preheader, its 20 iterations and the exit: 23 steps."""
     S, m = sized
-    x = np.arange(64 + 16 * 20, dtype=np.int32) % 5
+    x = np.arange(128 + 16 * 20, dtype=np.int32) % 5
+    args = [x, np.zeros(128, np.int32), np.int32(20)]
     monkeypatch.setenv("SGVM_MAX_STEPS", "22")
     with pytest.raises(KernelTimeout):
-        run(m, "walk", [x, np.zeros(64, np.int32), np.int32(20)], (64,), (64,))
+        run(m, "walk", args, (128,), (128,))
     with pytest.raises(KernelTimeout):  # 2^30 iterations: stopped at the budget, not run
-        run(m, "spin", [x, np.zeros(64, np.int32), np.int32(1 << 30)], (64,), (64,))
+        run(m, "spin", [x, np.zeros(128, np.int32), np.int32(1 << 30)], (128,), (128,))
     monkeypatch.setenv("SGVM_MAX_STEPS", "23")
     with _Looped(backend, m) as looped:
-        (_, got), _ = run(m, "walk", [x, np.zeros(64, np.int32), np.int32(20)], (64,), (64,))
-    np.testing.assert_array_equal(got, _walk(S, x, 20, 64))
+        (_, got), _ = run(m, "walk", args, (128,), (128,))
+    np.testing.assert_array_equal(got, _walk(S, x, 20, 128))
     if looped.native:
         assert looped.count > 0
 

@@ -38,8 +38,9 @@ def _loop(r, scope: int, k: int, body: list[str]) -> None:
     """Run ``body`` once per group of ``scope``: lanes ``[g0, g1)``."""
     act = f"(sg_all || sg_pc[l] == {k}u)"
     r.emit(f"#define SG_ACT(l) {act}")
-    if scope == SUBGROUP and r.fused:  # one full sub-group (fused.py)
-        r.emit("{ const u32 g0 = sg_c, g1 = sg_c + SG_SIZE;")
+    if scope == SUBGROUP and r.fused:  # the full sub-groups of a chunk (fused.py)
+        r.emit(f"for (u32 g0 = sg_c; g0 < sg_c + {r.fused}; g0 += {r.S}u) {{ "
+               f"const u32 g1 = g0 + {r.S}u;")
     elif scope == SUBGROUP and r.sub_group:  # the sub-groups of one bundle (regions.py)
         r.emit(f"for (u32 g0 = sg_o; g0 < sg_o + sg_n; g0 += {r.S}u) {{ "
                f"const u32 g1 = g0 + {r.S}u < sg_o + sg_n ? g0 + {r.S}u : sg_o + sg_n;")

@@ -59,12 +59,13 @@ def render(r, k: int, block: Block, segs: list[Segment], index: dict[int, int]
             "        const bool sg_all = true;", *AT_SUB_GROUP, *decls, *body, "      }", "    }"]
 
 
-def sub_group_code(r, k: int, block: Block, segs: list[Segment], index: dict[int, int]
-                   ) -> tuple[list[str], list[str], list[str]] | None:
-    """Block ``k`` for the one full sub-group from lane ``sg_c``: (the pre-pass testing every
-    access of its lane segments for the lanes ``sg_first`` to ``sg_end``, the declarations
-    of the sub-group's own arrays, the block's C), or None where an address needs a value
-    of another segment or the object of a pointer is unknown."""
+def sub_group_code(r, k: int, block: Block, segs: list[Segment], index: dict[int, int],
+                   width: str = "SG_SIZE") -> tuple[list[str], list[str], list[str]] | None:
+    """Block ``k`` for the ``width`` lanes (a C constant: whole sub-groups of one row) from
+    lane ``sg_c``: (the pre-pass testing every access of its lane segments for the lanes
+    ``sg_first`` to ``sg_end``, the declarations of the chunk's own arrays, the block's C),
+    or None where an address needs a value of another segment or the object of a pointer is
+    unknown."""
     pres: list[str] = []
     r.affine_tested = {}
     for seg in segs:
@@ -82,7 +83,7 @@ def sub_group_code(r, k: int, block: Block, segs: list[Segment], index: dict[int
     kept = _block_values(r, k, block)
     saved = {v: r.storage[v] for v in kept}
     r.storage.update(dict.fromkeys(kept, "sub"))
-    r.fused = True  # collectives run for the one sub-group [sg_c, sg_c + SG_SIZE)
+    r.fused = width  # collectives run for the sub-groups of [sg_c, sg_c + width)
     body: list[str] = []
     try:
         for seg in segs:
@@ -97,13 +98,14 @@ def sub_group_code(r, k: int, block: Block, segs: list[Segment], index: dict[int
             insts = lanes.recomputed(r, seg, block) + seg.insts
             starts = _starts(r, insts, block, index)
             try:
-                body += [*starts, _LOOP, *lanes.body(r, insts, block, index, "off"), "    } }",
+                body += [*starts, _LOOP.replace("SG_SIZE", width),
+                         *lanes.body(r, insts, block, index, "off"), "    } }",
                          *(["    }"] if starts else [])]
             finally:
                 r.fixed = {}
-        decls = [f"        alignas(64) {ct} {n}[SG_SIZE];" for ct, n in _arrays(r, kept)]
+        decls = [f"        alignas(64) {ct} {n}[{width}];" for ct, n in _arrays(r, kept)]
     finally:
-        r.fused = False
+        r.fused = ""
         r.storage.update(saved)
     return pres, decls, body
 

@@ -101,7 +101,7 @@ class Renderer:
         self.slow = False  # … and checks some access with sg_ok
         self.guarded_ptrs: list[int] = []  # … through these pointers
         self.sub_group = False  # rendering a region's blocks for one bundle (regions.py)
-        self.fused = False  # … a block for one full sub-group (fused.py)
+        self.fused = ""  # … a block for a chunk of full sub-groups: its lanes (fused.py)
         self.across: set[int] = set()  # values some lane reads of another (collectives.at)
         self.pre_checks: list[tuple[int, str, int]] = []  # what a pre-pass tests (lanes.py)
         self.affine_tested: dict[int, int] = {}  # pointer → its step, tested at rows' ends
@@ -224,7 +224,8 @@ class Renderer:
         """The C++ source and, per kernel, how to call it (or why it cannot run natively;
         the module's other kernels still do). With ``together``, the source holds only the
         kernels whose work-groups may run together (the others never use it)."""
-        out = [f"#define SG_SIZE {self.S}u\n#define SG_RW {regions.bundle(self.S)}u", PRELUDE, non_uniform.HEADER]
+        out = [f"#define SG_SIZE {self.S}u\n#define SG_RW {regions.bundle(self.S)}u\n"
+               f"#define SG_CH {loops.chunk(self.S)}u", PRELUDE, non_uniform.HEADER]
         kernels: dict[str, KernelInfo | UnsupportedError] = {}
         for i, ep in enumerate(self.m.entry_points):
             if ep.execution_model != "Kernel":
