@@ -39,10 +39,11 @@ class Region:
     label: str
 
 
-def table(regions: list[Region]) -> np.ndarray:
-    """``[start, size | read-only << 63]`` per region, as ``sg_ok`` reads them."""
-    return np.array([x for r in regions for x in (r.start, r.size | (1 << 63 if r.read_only else 0))]
-                    or [0, 0], np.uint64)
+def table(regions: list[Region]) -> list[int]:
+    """``[start, size | read-only << 63]`` per region (at least one), as ``sg_ok`` reads them
+    (as 64-bit words)."""
+    return [x for r in regions for x in (r.start, r.size | (1 << 63 if r.read_only else 0))] \
+        or [0, 0]
 
 
 def global_id(linear: int, nd: NDRange) -> tuple[int, ...]:

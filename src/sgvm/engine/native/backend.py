@@ -42,7 +42,7 @@ from ..common import types as T
 from ..cpu.arenas import groups_per_batch
 from ..cpu.program import program_for
 from . import compile as compiler
-from .regions import groups as groups_together
+from .regions import groups
 from .render import KernelInfo, Renderer
 
 _SOURCES: weakref.WeakKeyDictionary[Module, dict[tuple[int, bool], Any]] = \
@@ -52,15 +52,12 @@ SMALL = 1 << 15  # work-items: fewer run on the calling thread
 _BITS = {1: np.uint8, 2: np.uint16, 4: np.uint32, 8: np.uint64}
 
 
-class _Ctx(ctypes.Structure):
-    _fields_ = [("enq", ctypes.c_uint64 * 3), ("goff", ctypes.c_uint64 * 3),
-                ("gsize", ctypes.c_uint64 * 3), ("ngr", ctypes.c_uint64 * 3),
-                ("dim", ctypes.c_uint32), ("nrng", ctypes.c_uint32),
-                ("rng", ctypes.c_void_p), ("fault", ctypes.c_void_p),
-                ("steps", ctypes.c_uint64), ("local_bytes", ctypes.c_uint64),
-                ("checks", ctypes.c_uint32), ("nlobj", ctypes.c_uint32), ("npobj", ctypes.c_uint32),
-                ("lobj", ctypes.c_void_p), ("pobj", ctypes.c_void_p), ("pslot", ctypes.c_uint64),
-                ("preg", ctypes.c_void_p), ("nparams", ctypes.c_uint64), ("wg", ctypes.c_uint64)]
+# prelude.h's SgCtx as 64-bit words: enq, goff, gsize, ngr (3 each), dim | nrng << 32, rng,
+# fault, steps, local_bytes, checks | nlobj << 32, npobj (and padding), lobj, pobj, pslot,
+# preg, nparams, wg; the pointers' words (rng, fault, lobj, pobj, preg) are set once the
+# array holding them is made
+_CTX = 25
+_CTX_POINTERS = [13, 14, 19, 20, 22]
 
 
 @functools.lru_cache(maxsize=64)
@@ -68,6 +65,9 @@ def _own_choices(v: Variant) -> bool:
     """Whether ``v`` makes sgvm's own implementation-defined choices (any sub-group size and
     seed): the variants native code runs."""
     return not v.differences(Variant(sub_group_size=v.sub_group_size, seed=v.seed))
+
+
+_together = functools.lru_cache(maxsize=256)(groups)  # work-groups run together per shape
 
 
 def checks_enabled() -> bool:
@@ -169,7 +169,7 @@ class NativeBackend(Backend):
                 raise info
             self._check_args(request, info)
             nd = request.ndrange
-            W = groups_together(nd.local_size, nd.global_size, request.sub_group_size) \
+            W = _together(nd.local_size, nd.global_size, request.sub_group_size) \
                 if info.groupable else 1
             if W > 1:
                 lib, kernels = compiled(module, request.sub_group_size, checked, True)
@@ -255,25 +255,32 @@ def _run(lib: Any, info: KernelInfo, request: LaunchRequest, checked: bool, W: i
     if local > request.device.local_mem_size:
         raise LogicError(f"kernel '{request.kernel}' needs {local} bytes of local memory, the "
                          f"device has {request.device.local_mem_size}", "CL_OUT_OF_RESOURCES")
-    # the launch's arrays, each one numpy array: the argument words, the objects' table,
-    # the fault record, the local and private objects (one conversion each)
-    args_a = np.array(words or [0], np.uint64)
-    preg_a = np.array(preg, np.uint64)
-    table = faults.table(regions)
-    lobj = np.array([x for _, off, size in local_objects for x in (off, size)] or [0], np.uint64)
-    pobj = np.array([x for _, off, size in info.private_objects for x in (off, size)] or [0],
-                    np.uint64)
-    record = np.zeros(4, np.uint64)
     ngr = tuple(-(-g // lsz) for g, lsz in zip(nd.global_size, nd.local_size, strict=True))
     steps = limits.max_steps() if request.max_steps is None else request.max_steps
-    ctx = _Ctx(nd.local_size, nd.global_offset, nd.global_size, ngr, nd.work_dim, len(regions),
-               table.ctypes.data, record.ctypes.data, steps, local, int(checked),
-               len(local_objects), len(info.private_objects), lobj.ctypes.data,
-               pobj.ctypes.data, info.private_bytes, preg_a.ctypes.data, len(info.params), W)
+    # One array of 64-bit words holds what the kernel reads: its context (prelude.h's SgCtx,
+    # _CTX words), the argument words, the objects per parameter, the regions' table, the
+    # local and private objects, then the fault record; built from one list of Python ints.
+    table = faults.table(regions)
+    lobj = [x for _, off, size in local_objects for x in (off, size)] or [0]
+    pobj = [x for _, off, size in info.private_objects for x in (off, size)] or [0]
+    words = words or [0]
+    at_preg = _CTX + len(words)
+    at_rng = at_preg + len(preg)
+    at_lobj = at_rng + len(table)
+    at_pobj = at_lobj + len(lobj)
+    at_rec = at_pobj + len(pobj)
+    buf = np.array([*nd.local_size, *nd.global_offset, *nd.global_size, *ngr,
+                    nd.work_dim | len(regions) << 32, 0, 0, steps, local,
+                    int(checked) | len(local_objects) << 32, len(info.private_objects), 0, 0,
+                    info.private_bytes, 0, len(info.params), W,
+                    *words, *preg, *table, *lobj, *pobj, 0, 0, 0, 0], np.uint64)
+    ctx_p = buf.ctypes.data
+    buf[_CTX_POINTERS] = [ctx_p + 8 * at for at in (at_rng, at_rec, at_lobj, at_pobj, at_preg)]
+    record = buf[at_rec:]
+    args_p = ctx_p + 8 * _CTX
     total = ngr[0] * ngr[1] * ngr[2] // W
     fn = _function(lib, info.symbol)
     sizes = (info.frame_bytes * pm, max(local, 16), max(info.private_bytes * pm, 16))
-    ctx_p, args_p = ctypes.addressof(ctx), args_a.ctypes.data
 
     def run(first: int, count: int) -> int:  # in units of W work-groups
         frame, loc, priv = _scratch(sizes)
@@ -314,12 +321,15 @@ def _function(lib: Any, symbol: str) -> Any:
 
 
 def _scratch(sizes: tuple[int, int, int]) -> tuple[int, int, int]:
-    """This thread's frame, local memory and private arena (grown as needed, reused); the
-    kernel clears local and private memory for each work-group itself."""
-    have = getattr(_LOCAL, "buffers", None)
-    if have is None or any(b.size < n for b, n in zip(have, sizes, strict=True)):
-        have = _LOCAL.buffers = [np.empty(max(n, 64), np.uint8) for n in sizes]
-    return tuple(b.ctypes.data for b in have)  # type: ignore[return-value]
+    """This thread's frame, local memory and private arena (grown as needed, reused; their
+    sizes, the arrays and their addresses kept); the kernel clears local and private memory
+    for each work-group itself."""
+    have = getattr(_LOCAL, "scratch", None)
+    if have is None or have[0][0] < sizes[0] or have[0][1] < sizes[1] or have[0][2] < sizes[2]:
+        arrays = [np.empty(max(n, 64), np.uint8) for n in sizes]
+        have = _LOCAL.scratch = (tuple(a.size for a in arrays), arrays,
+                                 tuple(a.ctypes.data for a in arrays))
+    return have[2]
 
 
 def _parallel(run: Callable[[int, int], int], chunks: list[tuple[int, int]], n: int
