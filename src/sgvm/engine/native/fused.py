@@ -96,7 +96,7 @@ def sub_group_code(r, k: int, block: Block, segs: list[Segment], index: dict[int
                          .replace("for (u32 l = g0; l < g1; l++)", _EACH) for x in r.lines]
                 continue
             insts = lanes.recomputed(r, seg, block) + seg.insts
-            starts = _starts(r, insts, block, index)
+            starts = lanes.starts(r, insts, block, index, ("sg_xo", "sg_c"), "sg_j")
             try:
                 body += [*starts, _LOOP.replace("SG_SIZE", width),
                          *lanes.body(r, insts, block, index, "off"), "    } }",
@@ -121,27 +121,6 @@ _LOOP = ("    { " + _NOUNROLL + " for (u32 sg_j = 0; sg_j < SG_SIZE; sg_j++) { "
          "const u32 sg_x = sg_xo + sg_j, l = sg_c + sg_j;")
 _CONST = "for (u32 sg_j = 0, l = g0; sg_j < SG_SIZE; sg_j++, l++)"
 _EACH = f"{_NOUNROLL} {_CONST}"  # (the khr collectives' SG_SCALAR loops are kept whole)
-
-
-def _starts(r, insts: list[Instruction], block: Block, index: dict[int, int]) -> list[str]:
-    """Each address of ``insts`` the pre-pass tested at the rows' ends (``affine.py``: step
-    ``k``, no extension wrapping in the row) computed once at the sub-group's first lane
-    (``sg_a<id>``, in a scope the caller closes), the loop then computing it as
-    ``sg_a<id> + sg_j * k`` (``r.fixed``): clang loads and stores such an address as one
-    vector, where a sign extension in it would make a gather."""
-    accessed = {i.operands[0].value for i in insts if i.opname in ("OpLoad", "OpStore")}
-    defined = {i.result_id for i in insts}
-    steps = {p: k for p, k in r.affine_tested.items() if p in accessed and p in defined and k}
-    if not steps:
-        return []
-    addresses = lanes.address_slice(r, insts, list(steps))
-    if addresses is None:
-        return []
-    decl, lines = lanes.computations(r, insts, addresses, block, index)
-    r.fixed = {p: f"(sg_a{p} + (s64)sg_j * {k})" for p, k in steps.items()}
-    return ["    { " + " ".join(f"char *sg_a{p};" for p in steps),
-            "    { const u32 sg_x = sg_xo; const u32 l = sg_c;", decl, *lines,
-            *(f"      sg_a{p} = (char *)r{p};" for p in steps), "    }"]
 
 
 def _own(r, insts: list[Instruction], addresses: set[int]) -> bool:

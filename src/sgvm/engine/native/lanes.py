@@ -32,14 +32,16 @@ _IMPURE = {"OpPhi", "OpVariable", "OpFunctionCall", "OpCopyMemory", "OpCopyMemor
            "OpStore", "OpFunctionParameter"}
 
 
-def pure(r, f: Function, impure: set[str]) -> dict[int, Instruction]:
+def pure(r, f: Function, impure: set[str], given: set[int] = frozenset()
+         ) -> dict[int, Instruction]:
     """Values that are the same function of the work-item's ids and the launch's
     constants wherever they are computed (no memory, no phi): a segment using one
     another segment defined computes it again rather than keeping a lane array.
-    ``impure``: opcodes that touch memory or other lanes besides ``_IMPURE``."""
+    ``impure``: opcodes that touch memory or other lanes besides ``_IMPURE``; ``given``:
+    values taken as such constants too (the work-group scalars, within one block)."""
     out: dict[int, Instruction] = {}
     defined = {i.result_id for b in f.blocks for i in b.instructions
-               if i.result_id is not None and i.opname != "OpVariable"}
+               if i.result_id is not None and i.opname != "OpVariable"} - set(given)
     for b in f.blocks:  # in order: an operand's definition dominates its use
         for inst in b.instructions:
             if computes(r, inst, impure) and all(i in out or i not in defined for i in inst.ids()):
@@ -130,12 +132,21 @@ def render(r, seg, block: Block, k: int, index: dict[int, int]) -> list[str]:
         return ["    { u32 sg_bad = 0;", *loop("sg_run", ""), *checked, "    } }",
                 *loop("!sg_run", skip), *checked, "    } }", flush]
     unchecked = body(r, insts, block, index, "off")
+    r.affine_tested = {}
     pre = prepass(r, insts, addresses, block, index, {})
     same = uniform.candidates(r, insts, addresses)
     if not same:
+        head = loop("sg_clean", "")
+        try:
+            first = starts(r, insts, block, index, ("sg_xa", "sg_l0 + sg_xa"), "(sg_x - sg_xa)")
+            if first:  # the clean loop with its addresses stepped from the row's first lane
+                unchecked = body(r, insts, block, index, "off")
+                head = [*head[:3], *first, *head[3:]]
+        finally:
+            r.fixed = {}
         return ["    { u32 sg_bad = 0; bool sg_clean = false;",
                 "    if (sg_run) { u32 sg_pre = 0;", *pre, "      sg_clean = !sg_pre; }",
-                *loop("sg_clean", ""), *unchecked, "    } }",
+                *head, *unchecked, "    } }" + (" }" if first else ""),
                 *loop("!sg_clean", skip), *checked,
                 "    } }", flush]
     pre_same = prepass(r, insts, addresses, block, index, same)
@@ -147,6 +158,28 @@ def render(r, seg, block: Block, k: int, index: dict[int, int]) -> list[str]:
             *loop("sg_clean && !sg_uni", ""), *unchecked, "    } }",
             *loop("!sg_clean", skip), *checked,
             "    } }", flush]
+
+
+def starts(r, insts: list[Instruction], block: Block, index: dict[int, int],
+           first: tuple[str, str], offset: str) -> list[str]:
+    """Each address of ``insts`` the pre-pass tested at the rows' ends (``r.affine_tested``:
+    step ``k`` in the row, no extension wrapping in it) computed once at the loop's first
+    lane (``first``: its ``sg_x`` and ``l``) as ``sg_a<id>``, in a scope the caller closes,
+    and in the loop as ``sg_a<id> + offset * k`` (``r.fixed``; ``offset``: the lane's
+    distance from the first, a C expression): clang then loads and stores it as one vector
+    where a sign extension in the address (``(long)(int)i``) made a gather. Exact: the
+    pre-pass found the address affine over the row's lanes."""
+    accessed = {i.operands[0].value for i in insts if i.opname in ("OpLoad", "OpStore")}
+    defined = {i.result_id for i in insts}
+    steps = {p: k for p, k in r.affine_tested.items() if p in accessed and p in defined and k}
+    addresses = address_slice(r, insts, list(steps)) if steps else None
+    if addresses is None:
+        return []
+    decl, lines = computations(r, insts, addresses, block, index)
+    r.fixed = {p: f"(sg_a{p} + (s64){offset} * {k})" for p, k in steps.items()}
+    return ["    { " + " ".join(f"char *sg_a{p};" for p in steps),
+            f"    {{ const u32 sg_x = {first[0]}; const u32 l = {first[1]};", decl, *lines,
+            *(f"      sg_a{p} = (char *)r{p};" for p in steps), "    }"]
 
 
 def _plain(r, insts: list[Instruction], lines: list[str], skip: str) -> list[str]:

@@ -1,4 +1,4 @@
-"""Uniform loops run sub-group by sub-group, each sub-group to the loop's end (docs/native.md,
+"""Uniform loops run chunk by chunk, each chunk of sub-groups to the loop's end (docs/native.md,
 "Uniform loops").
 
 A block that branches back to itself on a work-group scalar (``scalars.py``: every lane

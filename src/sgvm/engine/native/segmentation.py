@@ -121,6 +121,7 @@ def classify(r, f: Function, blocks: list[Block], segments: list[list[Segment]])
                     k = r.joined.get(index[pred], index[pred])
                     uses.setdefault(value, set()).add((k, len(segments[k]) - 1))
     pure = _pure(r, f)
+    anywhere = lanes.pure(r, f, r.impure)  # without the scalars: the same in every block
     for vid, site in where.items():
         if vid in r.storage:
             continue
@@ -128,7 +129,8 @@ def classify(r, f: Function, blocks: list[Block], segments: list[list[Segment]])
         if used <= {site}:
             r.storage[vid] = "local"
         elif vid in pure and lanes.cheap(pure, vid) and not any(
-                segments[k][j].kind == "collective" for k, j in used):
+                segments[k][j].kind == "collective" for k, j in used) and (
+                vid in anywhere or all(k == site[0] for k, _ in used)):
             r.storage[vid] = "remat"
         else:
             r.storage[vid] = "lane"
@@ -163,7 +165,10 @@ def sink(r, blocks: list[Block], segments: list[list[Segment]]) -> dict[int, int
 
 def _pure(r, f: Function) -> dict[int, Instruction]:
     r.impure = COLLECTIVE | EXT_READS | EXT_WRITES | UNSUPPORTED_EXT
-    r.pure = lanes.pure(r, f, r.impure)
+    # a block's work-group scalars keep their values through its lane loops (scalars.py:
+    # computed before them, their phis copied after): a value computed from them is the
+    # same in every segment of the block, computed again there (classify)
+    r.pure = lanes.pure(r, f, r.impure, r.scalars)
     r.position = {i.result_id: n for n, i in enumerate(
         i for b in f.blocks for i in b.instructions) if i.result_id is not None}
     return r.pure
