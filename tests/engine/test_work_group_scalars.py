@@ -151,8 +151,9 @@ def _phis(module, kernel: str) -> set[int]:
     return {i.result_id for b in f.blocks for i in b.instructions if i.opname == "OpPhi"}
 
 
-def test_which_values_are_scalars(module, monkeypatch):
-    """The reduction's ``s`` is a work-group scalar; none of the phis above is."""
+def _scalars(monkeypatch, module, *options) -> set[int]:
+    """The work-group scalars ``scalars.find`` finds in rendering ``module`` (``options``:
+    the Renderer's after the sub-group size)."""
     found: set[int] = set()
     original = scalars.find
 
@@ -160,13 +161,23 @@ def test_which_values_are_scalars(module, monkeypatch):
         found.update(out := original(*args))
         return out
     monkeypatch.setattr(scalars, "find", find)
-    Renderer(module, 16).render()
+    Renderer(module, 16, *options).render()
+    return found
+
+
+def _instructions(module, kernel: str, opname: str):
+    ep = next(e for e in module.entry_points if e.name == kernel)
+    f = module.functions[ep.function]
+    return [i for b in f.blocks for i in b.instructions if i.opname == opname]
+
+
+def test_which_values_are_scalars(module, monkeypatch):
+    """The reduction's ``s`` is a work-group scalar; none of the phis above is."""
+    found = _scalars(monkeypatch, module)
     assert found and not found & set().union(*(_phis(module, k) for k in ("pick", "trips",
                                                                           "temporal")))
     tree = build(benchmark_cases().REDUCE, O2)
-    found.clear()
-    Renderer(tree, 16).render()
-    assert _phis(tree, "reduce") <= found
+    assert _phis(tree, "reduce") <= _scalars(monkeypatch, tree)
 
 
 # Kernels without barriers, collectives or atomics: each is one sub-group region, the whole
@@ -255,24 +266,13 @@ def test_shuffle_index_a_uniform_loop_counter(region_module, local):
 def test_scalars_of_a_whole_kernel_region(region_module, monkeypatch):
     """The uniform loop's counter is a scalar though its kernel is one region; its value
     ``v`` and the other kernels' loop phis are not."""
-    found: set[int] = set()
-    original = scalars.find
-
-    def find(*args):
-        found.update(out := original(*args))
-        return out
-    monkeypatch.setattr(scalars, "find", find)
-    Renderer(region_module, 16).render()
-    ep = next(e for e in region_module.entry_points if e.name == "uniform_loop")
-    f = region_module.functions[ep.function]
-    phis = [i for b in f.blocks for i in b.instructions if i.opname == "OpPhi"]
+    found = _scalars(monkeypatch, region_module)
+    phis = _instructions(region_module, "uniform_loop", "OpPhi")
     ints = {i.result_id for i in phis if region_module.types[i.result_type].op == "Int"}
     assert ints and ints <= found
     assert not found & ({i.result_id for i in phis} - ints)
     assert not found & (_phis(region_module, "lane_trips") | _phis(region_module, "late_exit"))
-    found.clear()  # work-groups run together; the shuffle's index is a scalar too
-    Renderer(region_module, 16, True, True).render()
-    ep = next(e for e in region_module.entry_points if e.name == "rotate")
-    f = region_module.functions[ep.function]
-    index = [i for b in f.blocks for i in b.instructions if i.opname == "OpSubgroupShuffleINTEL"]
+    # work-groups run together: the shuffle's index is a scalar too
+    found = _scalars(monkeypatch, region_module, True, True)
+    index = _instructions(region_module, "rotate", "OpSubgroupShuffleINTEL")
     assert index and {i.ids()[-1] for i in index} <= found
