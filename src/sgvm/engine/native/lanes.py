@@ -147,8 +147,7 @@ def render(r, seg, block: Block, k: int, index: dict[int, int]) -> list[str]:
         return ["    { u32 sg_bad = 0; bool sg_clean = false;",
                 "    if (sg_run) { u32 sg_pre = 0;", *pre, "      sg_clean = !sg_pre; }",
                 *head, *unchecked, "    } }" + (" }" if first else ""),
-                *loop("!sg_clean", skip), *checked,
-                "    } }", flush]
+                *_checked(r, seg, k, checked, skip), "    } }", flush]
     pre_same = prepass(r, insts, addresses, block, index, same)
     return ["    { u32 sg_bad = 0; bool sg_clean = false;", *uniform.test(same),
             "    if (sg_run) { u32 sg_pre = 0;",
@@ -158,6 +157,19 @@ def render(r, seg, block: Block, k: int, index: dict[int, int]) -> list[str]:
             *loop("sg_clean && !sg_uni", ""), *unchecked, "    } }",
             *loop("!sg_clean", skip), *checked,
             "    } }", flush]
+
+
+def _checked(r, seg, k: int, checked: list[str], skip: str) -> list[str]:
+    """The segment's loop with checks (closed by the caller), left scalar (it tests each
+    lane's counter), with a vectorised copy for runs where the segment runs a joined block
+    (``chains.py``): the pre-pass tests the joined block's addresses at lanes that do not
+    take the edge too, so a run whose other lanes compute addresses outside their buffer (the
+    5-point stencil's first and last rows of work-groups, ``a[i - w]`` of a border lane)
+    fails it and runs here."""
+    if r.sub_group or k + 1 not in r.joined or seg is not r.segments[k][-1]:
+        return [*loop("!sg_clean", skip), *checked]
+    return [*loop("!sg_clean && sg_run", ""), *checked, "    } }",
+            *loop("!sg_clean && !sg_run", skip), *checked]
 
 
 def starts(r, insts: list[Instruction], block: Block, index: dict[int, int],
