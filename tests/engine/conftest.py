@@ -12,3 +12,11 @@ def own_record(backend, monkeypatch):
     if backend == "native":
         monkeypatch.setattr(native_backend, "_explain", lambda request: None)
     return backend
+
+
+@pytest.fixture(params=["checked", "unchecked"])
+def checks(request, monkeypatch):
+    """Each variant with checks on (the default) and off (``SGVM_BOUNDS=0``)."""
+    if request.param == "unchecked":
+        monkeypatch.setenv("SGVM_BOUNDS", "0")
+    return request.param

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ctypes
 import functools
 import importlib.util
 import os
@@ -12,6 +13,7 @@ from types import ModuleType
 import numpy as np
 
 import sgvm
+from sgvm.engine.native import backend as native_backend
 from sgvm.runtime import residency
 from sgvm.runtime.args import BufferArg, LocalArg, ValueArg
 from sgvm.runtime.device import CPU_DEVICE, CUDA_DEVICE
@@ -79,3 +81,25 @@ def run(module: Module, kernel: str, args: list, global_size, local_size=None, o
     for hook in LAUNCH_HOOKS:
         hook(module, kernel, kargs, outs, initial, ndrange, None, variant)
     return [al.data.view(dt).reshape(shape) for al, dt, shape in outs], res
+
+
+class NativeRuns:
+    """How many times the native libraries of ``module`` ran one fast path during the
+    ``with`` block (``count``): the counter each keeps in ``symbol`` (``sg_merged_runs``,
+    ``sg_joined_runs`` …), summed over the module's builds; 0 on another backend."""
+
+    def __init__(self, backend: str | None, module: Module, symbol: str) -> None:
+        self.native, self.module, self.symbol = backend == "native", module, symbol
+        self.count = 0
+
+    def _total(self) -> int:
+        builds = native_backend._SOURCES.get(self.module, {}).values()
+        return sum(ctypes.c_uint64.in_dll(b[0], self.symbol).value for b in builds
+                   if not isinstance(b, Exception))
+
+    def __enter__(self) -> NativeRuns:
+        self.start = self._total() if self.native else 0
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.count = self._total() - self.start if self.native else 0

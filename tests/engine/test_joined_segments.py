@@ -17,13 +17,11 @@ The aliasing launches are one work-group: between work-groups an overlap is a da
 whose outcome no two implementations need share.
 """
 
-import ctypes
 
 import numpy as np
 import pytest
 
 from sgvm import KernelMemoryError
-from sgvm.engine.native import backend as native_backend
 from sgvm.engine.native.render import Renderer
 from sgvm.runtime import residency
 from sgvm.runtime.args import BufferArg
@@ -32,7 +30,7 @@ from sgvm.runtime.memory import Allocation
 from sgvm.runtime.ndrange import NDRange
 
 from . import harness
-from .harness import O2, build, run
+from .harness import O2, NativeRuns, build, run
 
 SRC = r"""
 kernel void vadd(global const float *a, global const float *b, global float *c) {
@@ -72,31 +70,8 @@ def module():
     return build(SRC, O2)
 
 
-@pytest.fixture(params=["checked", "unchecked"])
-def checks(request, monkeypatch):
-    if request.param == "unchecked":
-        monkeypatch.setenv("SGVM_BOUNDS", "0")
-    return request.param
-
-
-class _Joined:
-    """How many joined loops ran during the block: the native libraries' count
-    (``sg_joined_runs``, summed over the module's builds)."""
-
-    def __init__(self, backend, module):
-        self.native, self.module = backend == "native", module
-
-    def _total(self) -> int:
-        builds = native_backend._SOURCES.get(self.module, {}).values()
-        return sum(ctypes.c_uint64.in_dll(b[0], "sg_joined_runs").value for b in builds
-                   if not isinstance(b, Exception))
-
-    def __enter__(self):
-        self.start = self._total() if self.native else 0
-        return self
-
-    def __exit__(self, *exc):
-        self.count = self._total() - self.start if self.native else 0
+def _joined_runs(backend, module) -> NativeRuns:
+    return NativeRuns(backend, module, "sg_joined_runs")
 
 
 def test_which_blocks_join(module):
@@ -113,7 +88,7 @@ def test_buffers_apart_run_joined(module, backend, checks):
     """Three buffers, four work-groups of 256: every work-group runs joined."""
     rng = np.random.default_rng(1)
     a, b = rng.random(1024, np.float32), rng.random(1024, np.float32)
-    with _Joined(backend, module) as joined:
+    with _joined_runs(backend, module) as joined:
         (_, _, c), _ = run(module, "vadd", [a, b, np.zeros_like(a)], 1024, 256)
     np.testing.assert_array_equal(c, a + b)
     if joined.native:
@@ -137,7 +112,7 @@ def test_vector_add_into_its_input(module, backend, checks, shift):
     meets ``a``'s for shifts below 256 elements either way, so those run apart."""
     n, base, bb = 256, 1300, 2600
     x = np.random.default_rng(2 + shift % 97).random(3000, np.float32)
-    with _Joined(backend, module) as joined:
+    with _joined_runs(backend, module) as joined:
         mem = _in_one(module, "vadd", x, [base, bb, base + shift], n)
     want = x.copy()
     want[base + shift:base + shift + n] = x[base:base + n] + x[bb:bb + n]
@@ -154,7 +129,7 @@ def test_two_stores(module, backend, checks, at):
     over ``b`` where they meet). Only the first placement has no two ranges meeting."""
     n = 256
     x = np.random.default_rng(3).random(1000, np.float32)
-    with _Joined(backend, module) as joined:
+    with _joined_runs(backend, module) as joined:
         mem = _in_one(module, "twice", x, list(at), n)
     a0, b0, c0 = at
     want = x.copy()
@@ -171,7 +146,7 @@ def test_local_memory_across_a_barrier(module, backend, checks):
     buffers), twice per work-group."""
     rng = np.random.default_rng(4)
     a = rng.random(1024, np.float32)
-    with _Joined(backend, module) as joined:
+    with _joined_runs(backend, module) as joined:
         (_, b), _ = run(module, "tile", [a, np.zeros_like(a)], 1024, 256)
     t = (a * np.float32(3)).reshape(4, 256)[:, ::-1].ravel()
     np.testing.assert_array_equal(b, t + a)
@@ -184,7 +159,7 @@ def test_lanes_not_one_run(module, backend, checks):
     segments' loops run it."""
     rng = np.random.default_rng(5)
     a, b = rng.random(512, np.float32), rng.random(512, np.float32)
-    with _Joined(backend, module) as joined:
+    with _joined_runs(backend, module) as joined:
         (_, _, c), _ = run(module, "odd", [a, b, np.full(512, -1, np.float32)], 512, 256)
     np.testing.assert_array_equal(c, np.where(np.arange(512) % 2 == 1, a + b, np.float32(-1)))
     if joined.native:

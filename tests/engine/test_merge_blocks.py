@@ -16,13 +16,11 @@ The aliasing launches are one work-group: between work-groups an overlap is a da
 whose outcome no two implementations need share.
 """
 
-import ctypes
 
 import numpy as np
 import pytest
 
 from sgvm import KernelMemoryError, KernelTimeout
-from sgvm.engine.native import backend as native_backend
 from sgvm.engine.native.render import Renderer
 from sgvm.runtime import residency
 from sgvm.runtime.args import BufferArg, ValueArg
@@ -31,7 +29,7 @@ from sgvm.runtime.memory import Allocation
 from sgvm.runtime.ndrange import NDRange
 
 from . import harness
-from .harness import O2, build, run
+from .harness import O2, NativeRuns, build, run
 
 SRC = r"""
 kernel void stencil(global const float *a, global float *b, int w, int h) {
@@ -58,13 +56,6 @@ def module():
     return build(SRC, O2)
 
 
-@pytest.fixture(params=["checked", "unchecked"])
-def checks(request, monkeypatch):
-    if request.param == "unchecked":
-        monkeypatch.setenv("SGVM_BOUNDS", "0")
-    return request.param
-
-
 def _stencil(a: np.ndarray) -> np.ndarray:
     want = a.copy()
     want[1:-1, 1:-1] = np.float32(0.2) * (a[1:-1, 1:-1] + a[1:-1, :-2] + a[1:-1, 2:]
@@ -72,24 +63,8 @@ def _stencil(a: np.ndarray) -> np.ndarray:
     return want
 
 
-class _Fused:
-    """How many loops ran fused during the block: the native libraries' count
-    (``sg_merged_runs``, summed over the module's builds)."""
-
-    def __init__(self, backend, module):
-        self.native, self.module = backend == "native", module
-
-    def _total(self) -> int:
-        builds = native_backend._SOURCES.get(self.module, {}).values()
-        return sum(ctypes.c_uint64.in_dll(b[0], "sg_merged_runs").value for b in builds
-                   if not isinstance(b, Exception))
-
-    def __enter__(self):
-        self.start = self._total() if self.native else 0
-        return self
-
-    def __exit__(self, *exc):
-        self.count = self._total() - self.start if self.native else 0
+def _fused_runs(backend, module) -> NativeRuns:
+    return NativeRuns(backend, module, "sg_merged_runs")
 
 
 def test_the_stencil_store_merges(module):
@@ -107,7 +82,7 @@ def test_apart_runs_fused(module, backend, checks):
     last rows run apart. With checks off all twelve do."""
     w, h = 64, 48
     a = np.random.default_rng(1).random((h, w), np.float32)
-    with _Fused(backend, module) as fused:
+    with _fused_runs(backend, module) as fused:
         (_, b), _ = run(module, "stencil", [a, np.zeros_like(a), np.int32(w), np.int32(h)],
                         (w, h), (16, 16))
     np.testing.assert_array_equal(b, _stencil(a))
@@ -134,7 +109,7 @@ def test_store_into_the_loaded_buffer(module, backend, checks, shift):
     one row above and below it), so only ±17 rows run fused."""
     n, base = 256, 48 + 17 * 16
     x = np.random.default_rng(2 + shift % 97).random(n + 96 + 2 * 17 * 16, np.float32)
-    with _Fused(backend, module) as fused:
+    with _fused_runs(backend, module) as fused:
         mem = _in_place(module, x, base, base + shift)
     want = x.copy()
     want[base + shift:base + shift + n] = _stencil(x[base:base + n].reshape(16, 16)).ravel()
@@ -162,7 +137,7 @@ def test_step_budget_counts_the_merge_block(module, backend, monkeypatch):
     with pytest.raises(KernelTimeout):
         _in_place(module, x, 32, 512)
     monkeypatch.setenv("SGVM_MAX_STEPS", "3")
-    with _Fused(backend, module) as fused:
+    with _fused_runs(backend, module) as fused:
         mem = _in_place(module, x, 32, 512)
     np.testing.assert_array_equal(mem.data.view(np.float32)[512:768],
                                   _stencil(x[32:288].reshape(16, 16)).ravel())
@@ -175,7 +150,7 @@ def test_lanes_leaving_the_chain(module, backend, checks):
     and skip the store of ``b`` (their ``b[i]`` stays -1), the others store ``v``."""
     n = 1024
     a = np.random.default_rng(5).random(n + 1, np.float32)
-    with _Fused(backend, module) as fused:
+    with _fused_runs(backend, module) as fused:
         (_, b, d), _ = run(module, "leave", [a, np.full(n, -1, np.float32), np.zeros(4, np.int32)],
                            n, 256)
     v = np.where(a[:n] > 0.5, a[:n] + a[1:], a[:n])
