@@ -15,11 +15,10 @@ backends (the differential suite).
 * loops that must run step by step: a store in the loop, an exit that differs per lane.
 """
 
-import ctypes
-
 import numpy as np
 import pytest
 
+from engine.harness import NativeRuns
 from sgvm import KernelMemoryError, KernelTimeout
 from sgvm.engine.native import backend as native_backend
 
@@ -86,26 +85,6 @@ def sized(request):
     return S, build(SOURCE, f"-cl-std=CL2.0 -DSG={S}")
 
 
-class _Looped:
-    """How many loops ran sub-group by sub-group in the block: the native libraries' count
-    (``sg_looped_runs``, summed over the module's builds)."""
-
-    def __init__(self, backend, module):
-        self.native, self.module = backend == "native", module
-
-    def _total(self) -> int:
-        builds = native_backend._SOURCES.get(self.module, {}).values()
-        return sum(ctypes.c_uint64.in_dll(b[0], "sg_looped_runs").value for b in builds
-                   if not isinstance(b, Exception))
-
-    def __enter__(self):
-        self.start = self._total() if self.native else 0
-        return self
-
-    def __exit__(self, *exc):
-        self.count = self._total() - self.start if self.native else 0
-
-
 def _lanes(S: int, n: int) -> tuple[np.ndarray, np.ndarray]:
     """Each lane's sub-group's first lane and its own place in it (1-D, full sub-groups)."""
     i = np.arange(n)
@@ -124,7 +103,7 @@ def test_shuffle_gemm(sized, backend, ls, by_chunks):
     A = rng.integers(-4, 5, (M, K)).astype(np.float32)
     B = rng.integers(-4, 5, (K, N)).astype(np.float32)
     local = (ls[0] or S, ls[1])
-    with _Looped(backend, m) as looped:
+    with NativeRuns(backend, m, "sg_looped_runs") as looped:
         (_, _, C), _ = run(m, "gemm", [A, B, np.zeros((M, N), np.float32), np.int32(N),
                                        np.int32(K)], (N, M // 2), local)
     np.testing.assert_array_equal(C, A @ B)  # small integers: exact in any order
@@ -164,7 +143,7 @@ def test_walk_results(sized, backend, monkeypatch, bounds):
     S, m = sized
     monkeypatch.setenv("SGVM_BOUNDS", bounds)
     x = np.arange(128 + 16 * 6, dtype=np.int32) * 7 % 23
-    with _Looped(backend, m) as looped:
+    with NativeRuns(backend, m, "sg_looped_runs") as looped:
         (_, got), _ = run(m, "walk", [x, np.zeros(128, np.int32), np.int32(7)], (128,), (128,))
     np.testing.assert_array_equal(got, _walk(S, x, 7, 128))
     if looped.native:
@@ -200,7 +179,7 @@ def test_step_budget(sized, backend, monkeypatch):
     with pytest.raises(KernelTimeout):  # 2^30 iterations: stopped at the budget, not run
         run(m, "spin", [x, np.zeros(128, np.int32), np.int32(1 << 30)], (128,), (128,))
     monkeypatch.setenv("SGVM_MAX_STEPS", "23")
-    with _Looped(backend, m) as looped:
+    with NativeRuns(backend, m, "sg_looped_runs") as looped:
         (_, got), _ = run(m, "walk", args, (128,), (128,))
     np.testing.assert_array_equal(got, _walk(S, x, 20, 128))
     if looped.native:
@@ -212,7 +191,7 @@ def test_loops_that_run_step_by_step(sized, backend):
     own iterations."""
     S, m = sized
     n = 6
-    with _Looped(backend, m) as looped:
+    with NativeRuns(backend, m, "sg_looped_runs") as looped:
         (out,), _ = run(m, "stores", [np.zeros(64 * n, np.int32), np.int32(n)], (64,), (64,))
         trips = np.arange(64, dtype=np.int32) % 4 + 1
         (_, got), _ = run(m, "own_trips", [trips, np.zeros(64, np.int32)], (64,), (64,))
