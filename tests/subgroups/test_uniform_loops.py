@@ -66,6 +66,13 @@ REQ kernel void spin(global const int *in, global int *out, int n) {
   out[i] = acc;
 }
 
+REQ kernel void folds(global const int *in, global int *out, int n) {
+  int i = get_global_id(0), acc = in[i];
+  for (int k = 0; k < n; k++)
+    acc = sub_group_reduce_max(acc) - sub_group_scan_inclusive_add(acc) + sub_group_broadcast(acc, k % SG) + k;
+  out[i] = acc;
+}
+
 REQ kernel void stores(global int *out, int n) {
   int i = get_global_id(0), acc = 0;
   for (int k = 0; k < n; k++) { acc += intel_sub_group_shuffle(acc, 1) + k; out[i * n + k] = acc; }
@@ -146,6 +153,27 @@ def test_walk_results(sized, backend, monkeypatch, bounds):
     with NativeRuns(backend, m, "sg_looped_runs") as looped:
         (_, got), _ = run(m, "walk", [x, np.zeros(128, np.int32), np.int32(7)], (128,), (128,))
     np.testing.assert_array_equal(got, _walk(S, x, 7, 128))
+    if looped.native:
+        assert looped.count > 0
+
+
+@pytest.mark.parametrize("bounds", ["1", "0"])
+def test_collectives_in_the_loop(sized, backend, monkeypatch, bounds):
+    """A reduction, a scan and a broadcast from the lane the counter names, each iteration,
+    over 256 lanes (two chunks of 128)."""
+    S, m = sized
+    monkeypatch.setenv("SGVM_BOUNDS", bounds)
+    x = np.random.default_rng(S).integers(-50, 50, 256).astype(np.int64)
+    n = 5
+    with NativeRuns(backend, m, "sg_looped_runs") as looped:
+        (_, got), _ = run(m, "folds", [x.astype(np.int32), np.zeros(256, np.int32), np.int32(n)],
+                          (256,), (256,))
+    acc = x.copy()
+    g = acc.reshape(-1, S)
+    for k in range(n):
+        g = acc.reshape(-1, S)
+        acc = (g.max(axis=1)[:, None] - np.cumsum(g, axis=1) + g[:, k % S][:, None] + k).ravel()
+    np.testing.assert_array_equal(got, acc.astype(np.int32))
     if looped.native:
         assert looped.count > 0
 
