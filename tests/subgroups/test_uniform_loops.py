@@ -73,6 +73,14 @@ REQ kernel void folds(global const int *in, global int *out, int n) {
   out[i] = acc;
 }
 
+REQ kernel void vectors(global const int2 *in, global int2 *out, int n) {
+  int i = get_global_id(0);
+  int2 acc = in[i];
+  for (int k = 0; k < n; k++)
+    acc = acc * 3 + intel_sub_group_shuffle(acc, (k * 3) % SG) + (int2)(k, -k);
+  out[i] = acc;
+}
+
 REQ kernel void stores(global int *out, int n) {
   int i = get_global_id(0), acc = 0;
   for (int k = 0; k < n; k++) { acc += intel_sub_group_shuffle(acc, 1) + k; out[i * n + k] = acc; }
@@ -174,6 +182,25 @@ def test_collectives_in_the_loop(sized, backend, monkeypatch, bounds):
         g = acc.reshape(-1, S)
         acc = (g.max(axis=1)[:, None] - np.cumsum(g, axis=1) + g[:, k % S][:, None] + k).ravel()
     np.testing.assert_array_equal(got, acc.astype(np.int32))
+    if looped.native:
+        assert looped.count > 0
+
+
+@pytest.mark.parametrize("items", [384, 320])
+def test_vector_values_and_a_smaller_last_group(sized, backend, items):
+    """An ``int2`` accumulator and its shuffle; work-groups of 256 lanes and a last one of
+    128 (chunks) or 64 (rows narrower than a chunk: step by step)."""
+    S, m = sized
+    x = np.random.default_rng(items).integers(-9, 9, (items, 2)).astype(np.int64)
+    n = 6
+    with NativeRuns(backend, m, "sg_looped_runs") as looped:
+        (_, got), _ = run(m, "vectors", [x.astype(np.int32), np.zeros((items, 2), np.int32),
+                                         np.int32(n)], (items,), (256,))
+    acc = x.copy()
+    first, _ = _lanes(S, items)
+    for k in range(n):
+        acc = (acc * 3 + acc[first + k * 3 % S] + [k, -k]) % 2**32
+    np.testing.assert_array_equal(got, acc.astype(np.uint32).view(np.int32))
     if looped.native:
         assert looped.count > 0
 
