@@ -23,6 +23,8 @@ from ..clower.ops import constant_int, ids
 from . import checks, vectors
 
 SUBGROUP, WORKGROUP = 3, 2
+SHUFFLES = ("OpSubgroupShuffleINTEL", "OpSubgroupShuffleDownINTEL", "OpSubgroupShuffleUpINTEL",
+            "OpSubgroupShuffleXorINTEL")
 _ARITH = {"OpGroupIAdd": "add", "OpGroupFAdd": "add", "OpGroupSMin": "smin",
           "OpGroupUMin": "umin", "OpGroupFMin": "fmin", "OpGroupSMax": "smax",
           "OpGroupUMax": "umax", "OpGroupFMax": "fmax"}
@@ -260,9 +262,8 @@ def _block_io(r, inst: Instruction, k: int) -> None:
 
 
 _RENDER = {**dict.fromkeys(_ARITH, _arith), "OpGroupAll": _all_any, "OpGroupAny": _all_any,
-           "OpGroupBroadcast": _broadcast, "OpSubgroupShuffleINTEL": _shuffle,
-           "OpSubgroupShuffleDownINTEL": _shuffle, "OpSubgroupShuffleUpINTEL": _shuffle,
-           "OpSubgroupShuffleXorINTEL": _shuffle, "OpSubgroupBlockReadINTEL": _block_io,
+           "OpGroupBroadcast": _broadcast, **dict.fromkeys(SHUFFLES, _shuffle),
+           "OpSubgroupBlockReadINTEL": _block_io,
            "OpSubgroupBlockWriteINTEL": _block_io}
 
 

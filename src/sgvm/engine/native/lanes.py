@@ -131,19 +131,20 @@ def render(r, seg, block: Block, k: int, index: dict[int, int]) -> list[str]:
     if addresses is None:
         return ["    { u32 sg_bad = 0;", *loop("sg_run", ""), *checked, "    } }",
                 *loop("!sg_run", skip), *checked, "    } }", flush]
-    unchecked = body(r, insts, block, index, "off")
     r.affine_tested = {}
     pre = prepass(r, insts, addresses, block, index, {})
     same = uniform.candidates(r, insts, addresses)
+    # without a lane array read as one value: addresses stepped from the row's first lane
+    first = [] if same else starts(r, insts, block, index, ("sg_xa", "sg_l0 + sg_xa"),
+                                   "(sg_x - sg_xa)")
+    try:
+        unchecked = body(r, insts, block, index, "off")
+    finally:
+        r.fixed = {}
     if not same:
         head = loop("sg_clean", "")
-        try:
-            first = starts(r, insts, block, index, ("sg_xa", "sg_l0 + sg_xa"), "(sg_x - sg_xa)")
-            if first:  # the clean loop with its addresses stepped from the row's first lane
-                unchecked = body(r, insts, block, index, "off")
-                head = [*head[:3], *first, *head[3:]]
-        finally:
-            r.fixed = {}
+        if first:
+            head = [*head[:3], *first, *head[3:]]
         return ["    { u32 sg_bad = 0; bool sg_clean = false;",
                 "    if (sg_run) { u32 sg_pre = 0;", *pre, "      sg_clean = !sg_pre; }",
                 *head, *unchecked, "    } }" + (" }" if first else ""),

@@ -32,6 +32,7 @@ from ...spirv import Block, Function, Instruction
 from ..clower import ctypes_ as C
 from ..common.block_order import successors
 from . import lanes, non_uniform
+from .collectives import SHUFFLES
 from .segmentation import COLLECTIVE, EXT_READS, EXT_WRITES, UNSUPPORTED_EXT, Segment
 
 # built-ins the same for every lane of a work-group (of the work-groups run together, but for
@@ -39,8 +40,6 @@ from .segmentation import COLLECTIVE, EXT_READS, EXT_WRITES, UNSUPPORTED_EXT, Se
 SAME = {"WorkgroupId", "WorkgroupSize", "EnqueuedWorkgroupSize", "GlobalSize", "NumWorkgroups",
         "GlobalOffset", "WorkDim", "SubgroupMaxSize", "NumSubgroups", "NumEnqueuedSubgroups"}
 _LEAVES = ("Int", "Float", "Bool")
-SHUFFLES = {"OpSubgroupShuffleINTEL", "OpSubgroupShuffleDownINTEL", "OpSubgroupShuffleUpINTEL",
-            "OpSubgroupShuffleXorINTEL"}
 
 
 def find(r, f: Function, blocks: list[Block], segments: list[list[Segment]],
