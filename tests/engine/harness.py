@@ -24,6 +24,14 @@ from sgvm.spirv import Module, read
 
 # SGVM_TEST_DEVICE=cuda runs these kernels on the CUDA backend (tests/cuda, docs/cuda.md).
 DEVICE = CUDA_DEVICE if os.environ.get("SGVM_TEST_DEVICE", "").lower() == "cuda" else CPU_DEVICE
+
+
+def on_cuda() -> bool:
+    """Whether this test's launches run on the CUDA backend, whose step budget counts loop
+    back-edges per work-item (docs/cuda.md, "Runaway kernels") where the CPU backends count
+    block executions per work-group, and whose fault record keeps the lowest faulting
+    work-item of the launch, as the native backend's own record does."""
+    return DEVICE is CUDA_DEVICE
 # Called after every launch with (module, kernel, args, outs, their bytes before it, ndrange,
 # options, variant): tests/oracle runs each launch on a second implementation and compares.
 LAUNCH_HOOKS: list = []

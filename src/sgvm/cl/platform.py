@@ -155,7 +155,9 @@ class Device(InfoObject):
             di.MEM_BASE_ADDR_ALIGN: m.mem_base_addr_align,
             di.MIN_DATA_TYPE_ALIGN_SIZE: 128,
             di.SINGLE_FP_CONFIG: fp,
-            di.DOUBLE_FP_CONFIG: fp & ~device_fp_config.CORRECTLY_ROUNDED_DIVIDE_SQRT,
+            # every backend keeps double denormals (the CUDA backend flushes only floats')
+            di.DOUBLE_FP_CONFIG: (fp | device_fp_config.DENORM)
+            & ~device_fp_config.CORRECTLY_ROUNDED_DIVIDE_SQRT,
             di.HALF_FP_CONFIG: fp & ~device_fp_config.CORRECTLY_ROUNDED_DIVIDE_SQRT,
             di.GLOBAL_MEM_CACHE_TYPE: device_mem_cache_type.NONE,
             di.GLOBAL_MEM_CACHELINE_SIZE: 64,

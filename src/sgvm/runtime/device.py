@@ -143,7 +143,11 @@ class DeviceModel:
 
 CPU_DEVICE = DeviceModel()
 NATIVE_DEVICE = DeviceModel(name="sgvm native", engine="native")
-CUDA_DEVICE = DeviceModel(name="sgvm CUDA", engine="cuda")
+# CuPy compiles every module with -ftz=true appended to the options (cupy.cuda.compiler), so
+# the CUDA backend flushes single-precision denormals to zero (x * 2.0f of 1e-40 gives 0):
+# its single-precision config leaves out CL_FP_DENORM, as OpenCL allows (docs/cuda.md)
+CUDA_DEVICE = DeviceModel(name="sgvm CUDA", engine="cuda", fp_config=tuple(
+    x for x in DeviceModel().fp_config if x != "DENORM"))
 # Every device by the name SGVM_DEVICE and Device.backend use for it, the default first: the
 # native backend where it can run (docs/native.md), else the NumPy engine ("cpu").
 DEVICES: dict[str, DeviceModel] = {"native": NATIVE_DEVICE, "cpu": CPU_DEVICE,
