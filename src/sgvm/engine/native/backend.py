@@ -23,8 +23,6 @@ import sys
 import threading
 import time
 import weakref
-from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 import numpy as np
@@ -42,6 +40,7 @@ from ..common import types as T
 from ..cpu.arenas import groups_per_batch
 from ..cpu.program import program_for
 from . import compile as compiler
+from .pool import parallel
 from .regions import groups
 from .render import KernelInfo, Renderer
 
@@ -289,7 +288,7 @@ def _run(lib: Any, info: KernelInfo, request: LaunchRequest, checked: bool, W: i
     # a small launch costs less than handing it to threads
     n = 1 if nd.work_items < SMALL else min(threads(), total)
     chunks = _chunks(total, n)
-    codes = _parallel(run, chunks, n)
+    codes = parallel(run, chunks, n)
     del keep
     if record[0]:
         own = _error(request.kernel, record, regions, local_objects, info.private_objects, nd)
@@ -303,7 +302,6 @@ def _run(lib: Any, info: KernelInfo, request: LaunchRequest, checked: bool, W: i
 
 
 _PREPARED: dict[tuple[int, str], Any] = {}
-_POOL: list[Any] = [None, 0]  # the executor and its size
 _LOCAL = threading.local()
 
 
@@ -330,34 +328,6 @@ def _scratch(sizes: tuple[int, int, int]) -> tuple[int, int, int]:
         have = _LOCAL.scratch = (tuple(a.size for a in arrays), arrays,
                                  tuple(a.ctypes.data for a in arrays))
     return have[2]
-
-
-def _parallel(run: Callable[[int, int], int], chunks: list[tuple[int, int]], n: int
-              ) -> list[int]:
-    """``run`` of every chunk on ``n`` threads, the calling one among them: it starts at once
-    while the pool's threads wake up (which takes a few hundred microseconds on some
-    machines), and each thread takes the next chunk when done with its last."""
-    todo = iter(chunks)  # next() of a list iterator is atomic under the GIL
-    codes: list[int] = []
-
-    def work() -> None:
-        for chunk in todo:
-            codes.append(run(*chunk))
-
-    helpers = [_pool(n - 1).submit(work) for _ in range(min(n, len(chunks)) - 1)]
-    work()
-    for h in helpers:
-        h.result()
-    return codes
-
-
-def _pool(n: int) -> ThreadPoolExecutor:
-    """A thread pool of ``n`` workers kept between launches."""
-    if _POOL[1] != n:
-        if _POOL[0] is not None:
-            _POOL[0].shutdown(wait=False)
-        _POOL[0], _POOL[1] = ThreadPoolExecutor(n, thread_name_prefix="sgvm-native"), n
-    return _POOL[0]
 
 
 def _explain(request: LaunchRequest) -> None:
