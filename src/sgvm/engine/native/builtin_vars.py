@@ -13,9 +13,13 @@ ID_DIMS = {"GlobalInvocationId", "LocalInvocationId", "WorkgroupId", "WorkgroupS
            "EnqueuedWorkgroupSize", "GlobalSize", "NumWorkgroups", "GlobalOffset"}
 
 
-def values(name: str, t: Type, S: int, together: bool) -> list[str]:
+def values(name: str, t: Type, S: int, together: bool, fused: bool = False) -> list[str]:
     """The C of built-in variable ``name`` of type ``t`` at lane ``l`` (sub-group size ``S``;
-    ``together``: the code for work-groups run together, ``regions.groups``)."""
+    ``together``: the code for work-groups run together, ``regions.groups``; ``fused``: in
+    the code of a chunk of whole sub-groups from lane ``sg_c``, ``fused.py``, where the
+    sub-group local id is the lane's distance from ``sg_c``, modulo ``S``: clang then sees
+    it run 0 … S-1 along a sub-group's lane loop and loads consecutive elements as a vector
+    instead of lane by lane)."""
     if name in ID_DIMS:
         f = {"GlobalInvocationId": "(sg_gb{d} + sg_{xyz})",
              "LocalInvocationId": "sg_{xyz}", "WorkgroupId": "sg_grp{d}",
@@ -37,7 +41,7 @@ def values(name: str, t: Type, S: int, together: bool) -> list[str]:
             "SubgroupMaxSize": f"{S}u", "NumSubgroups": f"((sg_gvol + {S - 1}u) / {S}u)",
             "NumEnqueuedSubgroups":
             f"((u32)((sg_enq0 * sg_enq1 * sg_enq2 + {S - 1}) / {S}))",
-            "SubgroupId": f"({ll} / {S}u)", "SubgroupLocalInvocationId": f"(l % {S}u)"}.get(name)
+            "SubgroupId": f"({ll} / {S}u)", "SubgroupLocalInvocationId": f"((l - sg_c) % {S}u)" if fused else f"(l % {S}u)"}.get(name)
     if expr is None:
         raise UnsupportedError(f"native backend: built-in {name}")
     return [f"({C.scalar_ctype(t)}){expr}"]

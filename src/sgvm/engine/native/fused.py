@@ -31,8 +31,9 @@ from __future__ import annotations
 
 from ...spirv import Block, Instruction
 from ..clower import ctypes_ as C
+from ..clower.ops import constant_int
 from . import lanes, regions
-from .collectives import render_collective
+from .collectives import SUBGROUP, at, render_collective
 from .segmentation import Segment
 
 
@@ -40,9 +41,9 @@ def render(r, k: int, block: Block, segs: list[Segment], index: dict[int, int]
            ) -> list[str] | None:
     """The C running block number ``k`` sub-group by sub-group when it may (setting
     ``sg_fuse``), or None where the block does not qualify (the module docstring)."""
-    if r.sub_group or k in r.joined or k + 1 in r.joined \
+    if k in r.joined or k + 1 in r.joined \
             or block.label in block.terminator.ids() \
-            or not any(s.kind == "collective" for s in segs) \
+            or not (any(s.kind == "collective" for s in segs) or _sub_group_id(r, block, segs)) \
             or any(regions.lock_step(r, i) for i in block.instructions):
         return None
     parts = sub_group_code(r, k, block, segs, index)
@@ -54,9 +55,19 @@ def render(r, k: int, block: Block, segs: list[Segment], index: dict[int, int]
     return ["    bool sg_fuse = sg_all && sg_row % SG_SIZE == 0;", *test,
             "    if (sg_fuse) {",
             '      _Pragma("clang loop vectorize(disable)")',
-            "      for (u32 sg_c = 0; sg_c < sg_vol; sg_c += SG_SIZE) {",
+            "      for (u32 sg_c = sg_first; sg_c < sg_end; sg_c += SG_SIZE) {",
             # every lane runs the block: all sub-groups are full, each in one row
             "        const bool sg_all = true;", *AT_SUB_GROUP, *decls, *body, "      }", "    }"]
+
+
+def _sub_group_id(r, block: Block, segs: list[Segment]) -> bool:
+    """Whether ``block``'s lane segments read the sub-group local id, themselves or in a
+    value they compute again (run sub-group by sub-group, its lane loops see it run 0 … S-1:
+    ``builtin_vars.values``)."""
+    return any(i.opname == "OpLoad" and r.builtins.get(i.operands[0].value)
+               == "SubgroupLocalInvocationId"
+               for seg in segs if seg.kind == "lanes"
+               for i in lanes.recomputed(r, seg, block) + seg.insts)
 
 
 def sub_group_code(r, k: int, block: Block, segs: list[Segment], index: dict[int, int],
@@ -82,10 +93,13 @@ def sub_group_code(r, k: int, block: Block, segs: list[Segment], index: dict[int
         pres += lanes.prepass(r, insts, addresses, block, index, {})
     kept = _block_values(r, k, block)
     saved = {v: r.storage[v] for v in kept}
-    r.storage.update(dict.fromkeys(kept, "sub"))
+    one = _one_pass(r, block, segs)
+    r.storage.update(dict.fromkeys(kept, "local" if one else "sub"))
     r.fused = width  # collectives run for the sub-groups of [sg_c, sg_c + width)
     body: list[str] = []
     try:
+        if one:
+            return pres, [], _one_pass_body(r, block, segs, index, width)
         for seg in segs:
             if seg.kind == "barrier":  # of a sub-group: its lanes run in lock-step
                 continue
@@ -108,6 +122,99 @@ def sub_group_code(r, k: int, block: Block, segs: list[Segment], index: dict[int
         r.fused = ""
         r.storage.update(saved)
     return pres, decls, body
+
+
+def _one_pass(r, block: Block, segs: list[Segment]) -> bool:
+    """Whether the block's segments may run as one lane loop per sub-group (``_one_pass_body``):
+    it writes no memory another lane may see, and each collective is a broadcast of one lane
+    (an Intel shuffle or a sub-group broadcast whose index is the same for the whole
+    work-group) of a value the block does not compute (its own phis it may: their values
+    are set before it runs), so the source lane's value may be read before any lane of the
+    sub-group runs the block; the lanes' writes of phis for the next block come after."""
+    if any(s.writes for s in segs) or not any(s.kind == "collective" for s in segs):
+        return False
+    defined = {i.result_id for i in block.instructions if i.opname != "OpPhi"}
+    for seg in segs:
+        if seg.kind != "collective":
+            continue
+        source = _broadcast_source(r, seg.insts[0])
+        if source is None or source in defined:
+            return False
+    return True
+
+
+def _broadcast_source(r, inst: Instruction) -> int | None:
+    """The value a one-lane broadcast reads (its index a work-group scalar or a constant),
+    else None."""
+    same = inst.operands[-1].value in r.scalars or inst.operands[-1].value in r.m.constants
+    if inst.opname == "OpSubgroupShuffleINTEL" and same:
+        return inst.operands[0].value
+    if inst.opname == "OpGroupBroadcast" and same \
+            and constant_int(r, inst.operands[0].value) == SUBGROUP:
+        return inst.operands[1].value
+    return None
+
+
+def _one_pass_body(r, block: Block, segs: list[Segment], index: dict[int, int], width: str
+                   ) -> list[str]:
+    """The block's lane segments as one lane loop per sub-group of the chunk, each broadcast
+    read once per sub-group before it (``sg_h<id>``, a scalar: one load and a vector
+    broadcast) and its result a C local. Exact: no lane writes memory another may see, and
+    the broadcast sources are complete before the block (``_one_pass``)."""
+    S = r.S
+    lane_insts = [i for s in segs if s.kind == "lanes" for i in s.insts]
+    remat = lanes.recomputed(r, Segment("lanes", lane_insts), block)
+    starts = lanes.starts(r, remat + lane_insts, block, index, ("sg_xo", "sg_c"), "sg_j")
+    sinking = r.sinking
+    r.sinking = sinking | _sinkable(r, block, lane_insts)
+    try:
+        hoisted, pieces = _one_pass_pieces(r, block, segs, index, remat)
+    finally:
+        r.fixed, r.sinking = {}, sinking
+    return [*starts, f"    for (u32 g0 = sg_c; g0 < sg_c + {width}; g0 += {S}u) {{", *hoisted,
+            f"    {_NOUNROLL} for (u32 sg_q = 0; sg_q < {S}u; sg_q++) {{ "
+            "const u32 sg_j = g0 - sg_c + sg_q, sg_x = sg_xo + sg_j, l = sg_c + sg_j;",
+            *pieces, "    } }", *(["    }"] if starts else [])]
+
+
+def _sinkable(r, block: Block, insts: list[Instruction]) -> set[int]:
+    """The lane arrays ``insts`` define that may be C locals of the one lane loop, stored on
+    the edges whose target reads them (``segmentation.sink``'s rule, whose "last segment"
+    the one loop is here): those of a block that branches to itself, read by no collective."""
+    if block.label not in block.terminator.ids():
+        return set()
+    across = {i for segs in r.segments for seg in segs if seg.kind == "collective"
+              for inst in seg.insts for i in inst.ids()}
+    return {i.result_id for i in insts if i.result_id is not None and i.result_id not in across
+            and i.opname not in ("OpPhi", "OpVariable") and r.storage.get(i.result_id) in ("lane", "sg")}
+
+
+def _one_pass_pieces(r, block: Block, segs: list[Segment], index: dict[int, int],
+                     remat: list[Instruction]) -> tuple[list[str], list[str]]:
+    """(each sub-group's broadcasts, read before its lane loop; the lane loop's body)."""
+    S = r.S
+    hoisted: list[str] = []
+    pieces = lanes.body(r, remat, block, index, "off") if remat else []
+    for seg in segs:
+        if seg.kind == "barrier":  # of a sub-group, which writes nothing here
+            continue
+        if seg.kind == "lanes":
+            pieces += lanes.body(r, seg.insts, block, index, "off")
+            continue
+        inst = seg.insts[0]
+        source = _broadcast_source(r, inst)
+        index_ = r.leaf(inst.operands[-1].value)
+        picked = at(r, source, "src_")
+        hoisted.append(f"      {{ const u64 i_ = (u32){index_}; const bool oor_ = i_ >= {S}u; "
+                       "const u32 src_ = g0 + (oor_ ? 0u : (u32)i_);")
+        for j, (t, out) in enumerate(zip(C.leaf_types(r.rtype(inst)), r.leaves(inst.result_id),
+                                         strict=True)):
+            ct = C.scalar_ctype(t)
+            hoisted[:0] = [f"      {ct} sg_h{inst.result_id}_{j};"]
+            hoisted.append(f"        sg_h{inst.result_id}_{j} = oor_ ? ({ct})0 : {picked[j]};")
+            pieces.append(f"      const {ct} {out} = sg_h{inst.result_id}_{j};")
+        hoisted.append("      }")
+    return hoisted, pieces
 
 
 # The sub-group's row and its first lane's place in it, for the ids (lanes.loop's names)

@@ -83,9 +83,10 @@ def find(r, f: Function, blocks: list[Block], segments: list[list[Segment]],
 
 def _others(inst: Instruction) -> list[int]:
     """The operands of collective ``inst`` that some lane reads of another lane (collectives.at):
-    all but an Intel shuffle's index or delta, which each lane reads of its own."""
+    all but an Intel shuffle's index or delta, which each lane reads of its own, and a
+    broadcast's local id, which the first active lane's stands for (the same for all)."""
     operands = inst.ids()
-    return operands[:-1] if inst.opname in SHUFFLES else operands
+    return operands[:-1] if inst.opname in SHUFFLES + ("OpGroupBroadcast",) else operands
 
 
 def _same(r, vid: int, scalars: set[int]) -> bool:

@@ -1,0 +1,92 @@
+"""Blocks whose collectives are all broadcasts of one lane, run as one lane loop per
+sub-group (engine/native/fused.py, "one pass"; docs/native.md, "Sub-group by sub-group"):
+each broadcast's source lane is read once per sub-group before the lanes run, which is
+exact when the block does not compute the source itself (its own phis it may). Intel's
+``intel_sub_group_shuffle(value, c)``: "returns value for the work item with sub group local
+ID c" (cl_intel_subgroups); ``sub_group_broadcast(x, id)``: "broadcast the value of x for
+work-item identified by sub_group_local_id" (OpenCL C 2.0 sub-group functions).
+
+Expectations are NumPy float32 computations in the kernel's order of operations; every test
+runs on both backends (the differential suite). Work-groups of 256 lanes run in chunks of
+128 lanes; work-groups of one sub-group run as a region of several sub-groups.
+"""
+
+import numpy as np
+import pytest
+
+from engine.harness import NativeRuns
+
+from .helpers import SIZES, build, run
+
+SOURCE = r"""
+#define REQ __attribute__((intel_reqd_sub_group_size(SG)))
+
+REQ kernel void hoisted(global const float *x, global float *out, int n) {
+  int i = get_global_id(0);
+  float a = x[i], acc = 0.0f;
+  for (int k = 0; k < n; k++)
+    acc = acc * 0.5f + intel_sub_group_shuffle(a, k % SG) * x[i + k]
+          + sub_group_broadcast(acc, (k * 5) % SG) + intel_sub_group_shuffle(acc, 3);
+  out[i] = acc;
+}
+
+REQ kernel void computed(global const float *x, global float *out, int n) {
+  int i = get_global_id(0);
+  float acc = 0.0f;
+  for (int k = 0; k < n; k++) {
+    float t = x[i + k] * (float)(k + 1);
+    acc = acc + intel_sub_group_shuffle(t, k % SG);
+  }
+  out[i] = acc;
+}
+"""
+N_ITER = 7
+
+
+@pytest.fixture(scope="module", params=SIZES)
+def sized(request):
+    S = request.param
+    return S, build(SOURCE, f"-cl-std=CL2.0 -DSG={S}")
+
+
+def _inputs(lanes: int) -> np.ndarray:
+    return np.random.default_rng(lanes).integers(-8, 9, lanes + N_ITER).astype(np.float32)
+
+
+def _hoisted(S: int, x: np.ndarray, lanes: int) -> np.ndarray:
+    i = np.arange(lanes)
+    first = i - i % S
+    a, acc, half = x[:lanes], np.zeros(lanes, np.float32), np.float32(0.5)
+    for k in range(N_ITER):
+        acc = acc * half + a[first + k % S] * x[i + k] + acc[first + (k * 5) % S] \
+            + acc[first + 3 % S]
+    return acc
+
+
+def _computed(S: int, x: np.ndarray, lanes: int) -> np.ndarray:
+    i = np.arange(lanes)
+    first = i - i % S
+    acc = np.zeros(lanes, np.float32)
+    for k in range(N_ITER):
+        t = x[i + k] * np.float32(k + 1)
+        acc = acc + t[first + k % S]
+    return acc
+
+
+@pytest.mark.parametrize("kernel, want", [("hoisted", _hoisted), ("computed", _computed)])
+@pytest.mark.parametrize("local", ["group", "sub-group"])
+@pytest.mark.parametrize("bounds", ["1", "0"])
+def test_broadcasts_in_a_uniform_loop(sized, backend, monkeypatch, kernel, want, local, bounds):
+    """Broadcasts from lanes the loop counter names and from a fixed lane, of a value from
+    before the loop and of the loop's own accumulator (``hoisted``: read once per sub-group);
+    of a value the loop computes (``computed``: the block runs segment by segment)."""
+    S, m = sized
+    monkeypatch.setenv("SGVM_BOUNDS", bounds)
+    lanes = 256
+    x = _inputs(lanes)
+    with NativeRuns(backend, m, "sg_looped_runs") as looped:
+        (_, got), _ = run(m, kernel, [x, np.zeros(lanes, np.float32), np.int32(N_ITER)],
+                          (lanes,), (lanes if local == "group" else S,))
+    np.testing.assert_array_equal(got, want(S, x, lanes))
+    if looped.native:
+        assert looped.count > 0
