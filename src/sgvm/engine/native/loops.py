@@ -82,7 +82,10 @@ def render(r, k: int, block: Block, segs: list[Segment], index: dict[int, int]
         f"        {restore}",
         "        const bool sg_all = true;", *fused.AT_SUB_GROUP, *decls,
         "        for (;;) { sg_took = 0;",
-        *prologue, *body, *copies,
+        # the body once for each way the scalar branch goes: clang, which kept one body and
+        # made both edges' stores masked stores, then knows the way in each
+        *prologue, f"        if ({r.leaf(cond)}) {{", *body, "        } else {", *body, "        }",
+        *copies,
         f"        if (sg_took != {back}) break; }}",
         "      }",
         f"      {mine} += sg_it - 1; sg_looped++; }}",
