@@ -108,12 +108,15 @@ def _lanes(S: int, n: int) -> tuple[np.ndarray, np.ndarray]:
 
 
 @pytest.mark.parametrize("ls, by_chunks", [((0, 1), True), ((64, 1), True), ((0, 2), False)])
-def test_shuffle_gemm(sized, backend, ls, by_chunks):
+@pytest.mark.parametrize("bounds", ["1", "0"])
+def test_shuffle_gemm(sized, backend, monkeypatch, ls, by_chunks, bounds):
     """``C = A @ B`` with lane ``j``'s element of A's row broadcast by the shuffle; work-groups
     of one sub-group and of 64 lanes (run together, 256 lanes at a time: chunks of 128
     lanes), and of one sub-group per row over two rows (rows narrower than a chunk: the
-    loop runs step by step)."""
+    loop runs step by step); checks on and off (at sub-group size 8 clang unrolls the inner
+    loop, and the outer one, reading the sub-group local id, runs by chunks)."""
     S, m = sized
+    monkeypatch.setenv("SGVM_BOUNDS", bounds)
     M, N, K = 8, 256, 2 * S
     rng = np.random.default_rng(S)
     A = rng.integers(-4, 5, (M, K)).astype(np.float32)

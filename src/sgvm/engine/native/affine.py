@@ -64,10 +64,13 @@ def _wrap(k: int, width: int) -> int:
 class Steps:
     """The steps of the values of one lane loop (``defs``: the instructions it computes,
     by result id; ``same``: lane arrays it reads as one value, ``uniform.py``); ``r`` the
-    renderer (types, constants, built-ins, storage)."""
+    renderer (types, constants, built-ins, storage). ``sub_group``: the "row" is one
+    sub-group (whole sub-groups lying in rows: ``fused.py``), along which the sub-group
+    local id has step 1 as well."""
 
-    def __init__(self, r, defs: dict[int, Instruction], same: set[int] = frozenset()):
-        self.r, self.defs, self.same = r, defs, same
+    def __init__(self, r, defs: dict[int, Instruction], same: set[int] = frozenset(),
+                 sub_group: bool = False):
+        self.r, self.defs, self.same, self.sub_group = r, defs, same, sub_group
         self.memo: dict[int, Step | None] = {}
 
     def of(self, vid: int) -> Step | None:
@@ -99,6 +102,8 @@ class Steps:
             name = r.builtins.get(inst.operands[0].value)
             if name in _SCALAR_STEP:
                 return Step(_SCALAR_STEP[name])
+            if name == "SubgroupLocalInvocationId" and self.sub_group:
+                return Step(1)
             return Step(0) if name in _INVARIANT else None
         if o == "OpCompositeExtract" and len(inst.operands) == 2:
             src = self.defs.get(inst.operands[0].value)

@@ -16,10 +16,9 @@ ID_DIMS = {"GlobalInvocationId", "LocalInvocationId", "WorkgroupId", "WorkgroupS
 def values(name: str, t: Type, S: int, together: bool, fused: bool = False) -> list[str]:
     """The C of built-in variable ``name`` of type ``t`` at lane ``l`` (sub-group size ``S``;
     ``together``: the code for work-groups run together, ``regions.groups``; ``fused``: in
-    the code of a chunk of whole sub-groups from lane ``sg_c``, ``fused.py``, where the
-    sub-group local id is the lane's distance from ``sg_c``, modulo ``S``: clang then sees
-    it run 0 … S-1 along a sub-group's lane loop and loads consecutive elements as a vector
-    instead of lane by lane)."""
+    the code of one sub-group from lane ``sg_c``, ``fused.py``, where the sub-group local
+    id is the lane's distance from ``sg_c``: clang then sees it run 0 … S-1 along the lane
+    loop and loads consecutive elements as a vector instead of lane by lane)."""
     if name in ID_DIMS:
         f = {"GlobalInvocationId": "(sg_gb{d} + sg_{xyz})",
              "LocalInvocationId": "sg_{xyz}", "WorkgroupId": "sg_grp{d}",

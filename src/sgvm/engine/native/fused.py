@@ -79,6 +79,9 @@ def sub_group_code(r, k: int, block: Block, segs: list[Segment], index: dict[int
     unknown."""
     pres: list[str] = []
     r.affine_tested = {}
+    # a block reading the sub-group local id is tested sub-group by sub-group, where the
+    # addresses computed from it are affine (lanes.prepass)
+    by_sub_group = _sub_group_id(r, block, segs) and width == "SG_SIZE"
     for seg in segs:
         if seg.kind != "lanes":
             continue
@@ -90,7 +93,12 @@ def sub_group_code(r, k: int, block: Block, segs: list[Segment], index: dict[int
         addresses = None if r.slow else lanes.address_slice(r, insts, list(r.guarded_ptrs))
         if addresses is None or not _own(r, insts, addresses):
             return None
-        pres += lanes.prepass(r, insts, addresses, block, index, {})
+        r.fused = width if by_sub_group else ""
+        try:
+            pres += lanes.prepass(r, insts, addresses, block, index, {},
+                                  by_sub_group=by_sub_group)
+        finally:
+            r.fused = ""
     kept = _block_values(r, k, block)
     saved = {v: r.storage[v] for v in kept}
     one = _one_pass(r, block, segs)

@@ -247,13 +247,17 @@ def address_slice(r, insts: list[Instruction], ptrs: list[int]) -> set[int] | No
 
 def prepass(r, insts: list[Instruction], addresses: set[int], block: Block,
             index: dict[int, int], same: dict[int, tuple[str, str]],
-            ranges: list[list[tuple[int, int]]] = ()) -> list[str]:
+            ranges: list[list[tuple[int, int]]] = (), by_sub_group: bool = False) -> list[str]:
     """The pre-pass: the address computations and the tests of every access, no access.
     An address affine in the row (``affine.py``) is tested at the row's two ends, the others
     in a loop over the lanes; ``same``: lane arrays read as one value (``uniform.py``).
     ``ranges``: groups of (pointer, bytes) of accesses whose addresses are affine in the row;
     the pre-pass bounds the bytes group ``n`` touches over the run in ``sg_fa<n>`` to
-    ``sg_fb<n>`` (``merge.py``)."""
+    ``sg_fb<n>`` (``merge.py``). ``by_sub_group``: every sub-group is a row of its own
+    (``fused.py``, whose rendering of the sub-group local id, ``r.fused``, the caller sets:
+    an address computed from it is then affine); no address is marked as tested
+    (``r.affine_tested``), as one affine in a sub-group need not be along a chunk of
+    several."""
     tests: list[tuple[int, str, int]] = []  # (pointer, test, alignment) of each access
     saved = {v: r.storage.get(v) for v in addresses}
     r.storage.update(dict.fromkeys(addresses, "local"))  # the leaves _ends names too
@@ -267,13 +271,13 @@ def prepass(r, insts: list[Instruction], addresses: set[int], block: Block,
         decl, lines = computations(r, insts, addresses, block, index, note)
         lines = uniform.substitute(lines, same)
         steps = affine.Steps(r, {i.result_id: i for i in insts if i.result_id in addresses},
-                             set(same))
+                             set(same), by_sub_group)
         ends, each = [], []
         for ptr, test, align in tests:
             s = steps.of(ptr)
             ok = s is not None and abs(s.k) < affine.LIMIT and s.k % align == 0
             (ends if ok else each).append((test, s))
-            if ok:
+            if ok and not by_sub_group:
                 r.affine_tested[ptr] = s.k
         out = []
         spans = [[(r.leaf(p), n) for p, n in group] for group in ranges]
@@ -281,10 +285,12 @@ def prepass(r, insts: list[Instruction], addresses: set[int], block: Block,
             exts = sorted({e for s in [s for _, s in ends] + [steps.of(p) for g in ranges
                                                                for p, _ in g]
                            for e in s.extensions}, key=lambda e: e.vid)
-            out += _ends(r, [t for t, _ in ends], exts, decl, lines, spans)
+            out += _ends(r, [t for t, _ in ends], exts, decl, lines, spans, by_sub_group)
         if each:
-            out += [*loop("true", ""), decl, *lines,
-                    *(f"      sg_pre |= !({t});" for t, _ in each), "    } }"]
+            head = [*_SUB_GROUP_ROWS, "      for (u32 sg_x = sg_xa; sg_x < sg_xb; sg_x++) { "
+                    "const u32 l = sg_l0 + sg_x;"] if by_sub_group else loop("true", "")
+            out += [*head, decl, *lines, *(f"      sg_pre |= !({t});" for t, _ in each),
+                    "    } }"]
     finally:
         r.checking = "slow"
         r.storage.update(saved)
@@ -316,8 +322,17 @@ def computations(r, insts: list[Instruction], addresses: set[int], block: Block,
             r.storage[v] = s
 
 
+# The sub-groups from lane sg_first to sg_end as rows (fused.py: whole sub-groups lying in
+# rows), closed by "}": a sub-group's lanes sg_xa to sg_xb of its row, from its first, sg_c
+_SUB_GROUP_ROWS = [
+    "    for (u32 sg_c = sg_first; sg_c < sg_end; sg_c += SG_SIZE) {",
+    "      const u32 sg_l0 = sg_c / sg_row * sg_row, sg_xa = sg_c - sg_l0, sg_xb = sg_xa + SG_SIZE;",
+    "      const u32 sg_y = sg_lid1[sg_l0], sg_z = sg_lid2[sg_l0], sg_wi = SG_WI(sg_wof[sg_l0]);"]
+
+
 def _ends(r, tests: list[str], exts: list[affine.Extension], decl: str,
-          lines: list[str], spans: list[list[tuple[str, int]]] = ()) -> list[str]:
+          lines: list[str], spans: list[list[tuple[str, int]]] = (),
+          by_sub_group: bool = False) -> list[str]:
     """Per row: the addresses computed at its first and last lane and tested there, and each
     extension's exact values at both ends compared (``affine.py``); ``spans``: groups of
     (address, bytes), group ``n``'s lowest and one past its highest byte bounded in
@@ -326,7 +341,7 @@ def _ends(r, tests: list[str], exts: list[affine.Extension], decl: str,
     work-group ``p / lsz2`` of those run together, ``regions.groups``), so that the loop over
     a plane's rows vectorises."""
     names = [(f"sg_e{n}a", f"sg_e{n}b") for n in range(len(exts))]
-    out = ["    { const u32 sg_r0 = sg_first / sg_row, sg_r1 = (sg_end - 1) / sg_row + 1, "
+    out = ["    {", *_SUB_GROUP_ROWS] if by_sub_group else ["    { const u32 sg_r0 = sg_first / sg_row, sg_r1 = (sg_end - 1) / sg_row + 1, "
            "sg_ny = (u32)sg_lsz1;",
            "    for (u32 sg_p = sg_r0 / sg_ny; sg_p * sg_ny < sg_r1; sg_p++) {",
            "      const u32 sg_z = SG_Z(sg_p), sg_wi = SG_W(sg_p);",
@@ -335,6 +350,7 @@ def _ends(r, tests: list[str], exts: list[affine.Extension], decl: str,
            "      for (u32 sg_y = sg_ya; sg_y < sg_yb; sg_y++) {",
            "      const u32 sg_l0 = (sg_p * sg_ny + sg_y) * sg_row;",
            loop("true", "")[2]]
+    close = "    } }" if by_sub_group else "    } } }"
     if names:
         out.append("      s64 " + ", ".join(x for pair in names for x in pair) + ";")
     for end, x in ((0, "sg_xa"), (1, "sg_xb - 1")):
@@ -351,7 +367,7 @@ def _ends(r, tests: list[str], exts: list[affine.Extension], decl: str,
         out.append("      }")
     for e, (a, b) in zip(exts, names, strict=True):
         out.append(f"      sg_pre |= {a} + (s64){e.k}LL * (s64)(sg_xb - 1 - sg_xa) != {b};")
-    return [*out, "    } } }"]
+    return [*out, close]
 
 
 def loop(when: str, skip: str) -> list[str]:

@@ -536,7 +536,7 @@ class Renderer:
         ptr = inst.operands[0].value
         if ptr in self.builtins:
             self.assign(inst, builtin_vars.values(self.builtins[ptr], self.rtype(inst), self.S,
-                                                  self.groupable, bool(self.fused)))
+                                                  self.groupable, self.fused == "SG_SIZE"))
             return
         load(self, inst)
 
