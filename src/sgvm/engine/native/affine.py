@@ -95,7 +95,7 @@ class Steps:
                 or vid in r.globals or vid in self.same or r.storage.get(vid) == "wg":
             return Step(0)
         inst = self.defs.get(vid)
-        if inst is None or r.storage.get(vid) in ("lane", "sg", "sub"):
+        if inst is None or r.storage.get(vid) in ("lane", "sg", "sub", "own"):
             return None
         o = inst.opname
         if o == "OpLoad":

@@ -101,7 +101,7 @@ def sub_group_code(r, k: int, block: Block, segs: list[Segment], index: dict[int
             r.fused = ""
     kept = _block_values(r, k, block)
     saved = {v: r.storage[v] for v in kept}
-    one = _one_pass(r, block, segs)
+    one = one_pass(r, block, segs)
     r.storage.update(dict.fromkeys(kept, "local" if one else "sub"))
     r.fused = width  # collectives run for the sub-groups of [sg_c, sg_c + width)
     body: list[str] = []
@@ -132,7 +132,7 @@ def sub_group_code(r, k: int, block: Block, segs: list[Segment], index: dict[int
     return pres, decls, body
 
 
-def _one_pass(r, block: Block, segs: list[Segment]) -> bool:
+def one_pass(r, block: Block, segs: list[Segment]) -> bool:
     """Whether the block's segments may run as one lane loop per sub-group (``_one_pass_body``):
     it writes no memory another lane may see, and each collective is a broadcast of one lane
     (an Intel shuffle or a sub-group broadcast whose index is the same for the whole
@@ -168,7 +168,7 @@ def _one_pass_body(r, block: Block, segs: list[Segment], index: dict[int, int], 
     """The block's lane segments as one lane loop per sub-group of the chunk, each broadcast
     read once per sub-group before it (``sg_h<id>``, a scalar: one load and a vector
     broadcast) and its result a C local. Exact: no lane writes memory another may see, and
-    the broadcast sources are complete before the block (``_one_pass``)."""
+    the broadcast sources are complete before the block (``one_pass``)."""
     S = r.S
     lane_insts = [i for s in segs if s.kind == "lanes" for i in s.insts]
     remat = lanes.recomputed(r, Segment("lanes", lane_insts), block)
@@ -180,7 +180,7 @@ def _one_pass_body(r, block: Block, segs: list[Segment], index: dict[int, int], 
     finally:
         r.fixed, r.sinking = {}, sinking
     return [*starts, f"    for (u32 g0 = sg_c; g0 < sg_c + {width}; g0 += {S}u) {{", *hoisted,
-            f"    {_NOUNROLL} for (u32 sg_q = 0; sg_q < {S}u; sg_q++) {{ "
+            f"    {NOUNROLL} for (u32 sg_q = 0; sg_q < {S}u; sg_q++) {{ "
             "const u32 sg_j = g0 - sg_c + sg_q, sg_x = sg_xo + sg_j, l = sg_c + sg_j;",
             *pieces, "    } }", *(["    }"] if starts else [])]
 
@@ -229,20 +229,20 @@ def _one_pass_pieces(r, block: Block, segs: list[Segment], index: dict[int, int]
 AT_SUB_GROUP = ["        const u32 sg_l0 = sg_c / sg_row * sg_row, sg_xo = sg_c - sg_l0;",
                 "        const u32 sg_y = sg_lid1[sg_l0], sg_z = sg_lid2[sg_l0], "
                 "sg_wi = SG_WI(sg_wof[sg_l0]);"]
-_NOUNROLL = '_Pragma("clang loop unroll(disable)")'  # unrolled, clang left them scalar
+NOUNROLL = '_Pragma("clang loop unroll(disable)")'  # unrolled, clang left them scalar
 # A lane loop over the sub-group's lanes (closed by "} }" as lanes.loop's) and a
 # collective's loop over them: SG_SIZE iterations, a constant, so each is one vector step
-_LOOP = ("    { " + _NOUNROLL + " for (u32 sg_j = 0; sg_j < SG_SIZE; sg_j++) { "
+_LOOP = ("    { " + NOUNROLL + " for (u32 sg_j = 0; sg_j < SG_SIZE; sg_j++) { "
          "const u32 sg_x = sg_xo + sg_j, l = sg_c + sg_j;")
 _CONST = "for (u32 sg_j = 0, l = g0; sg_j < SG_SIZE; sg_j++, l++)"
-_EACH = f"{_NOUNROLL} {_CONST}"  # (the khr collectives' SG_SCALAR loops are kept whole)
+_EACH = f"{NOUNROLL} {_CONST}"  # (the khr collectives' SG_SCALAR loops are kept whole)
 
 
 def _own(r, insts: list[Instruction], addresses: set[int]) -> bool:
     """Whether the addresses (``addresses``, computed by ``insts``) read no lane array: they
     can be computed, and tested, before the block runs."""
     defined = {i.result_id for i in insts}
-    return not any(r.storage.get(v) in ("lane", "sg") and v not in defined
+    return not any(r.storage.get(v) in ("lane", "sg", "own") and v not in defined
                    for i in insts if i.result_id in addresses for v in i.ids())
 
 

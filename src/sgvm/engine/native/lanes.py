@@ -91,7 +91,7 @@ def recomputed(r, seg, block: Block) -> list[Instruction]:
     while used:
         vid = used.pop()
         inst = r.pure.get(vid)
-        if inst is None or vid in own or vid in out or r.storage.get(vid) in ("lane", "sg", "sub", "wg"):
+        if inst is None or vid in own or vid in out or r.storage.get(vid) in ("lane", "sg", "sub", "own", "wg"):
             continue
         out[vid] = inst
         used += inst.ids()

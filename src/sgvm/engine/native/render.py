@@ -92,7 +92,7 @@ class Renderer:
         self.ops = dict(ops.OPS) | non_uniform.LANE_OPS
         self.ext = {k: v for k, v in ext.EXT.items() if k not in segmentation.UNSUPPORTED_EXT}
         self.lines: list[str] = []
-        self.storage: dict[int, str] = {}  # value id → "lane" | "sg" | "sub" | "local" | "remat" | "wg"
+        self.storage: dict[int, str] = {}  # value id → "lane" | "sg" | "sub" | "own" | "local" | "remat" | "wg"
         self.local_offsets: dict[int, int] = {}
         self.private: dict[int, int] = {}  # Function variable → offset in a lane's slot
         self.params: dict[int, str] = {}  # parameter id → C name prefix
@@ -158,6 +158,8 @@ class Renderer:
             return [f"{x}[l - sg_o]" for x in names]
         if self.storage.get(vid) == "sub":  # a sub-group's own (fused.py)
             return [f"{x}[l - sg_c]" for x in names]
+        if self.storage.get(vid) == "own":  # a loop's phi, held by its sub-group (loops.py)
+            return [f"{x}_o[l - sg_c]" for x in names]
         return names
 
     def leaf(self, vid: int) -> str:
