@@ -50,7 +50,7 @@ def render(r, k: int, block: Block, segs: list[Segment], index: dict[int, int]
             or any(_lock_step_or_write(r, i) for i in block.instructions):
         return None
     held = _held(r, block, segs)  # each sub-group to the loop's end, its phis in registers
-    width = "SG_SIZE" if held else "SG_CH"
+    width = HELD_WIDTH if held else "SG_CH"
     frame = {v: r.leaves(v) for v in held}
     saved = {v: r.storage[v] for v in held}
     r.storage.update(dict.fromkeys(held, "own"))
@@ -65,7 +65,7 @@ def render(r, k: int, block: Block, segs: list[Segment], index: dict[int, int]
     for v in held:
         for x, ct in zip(own[v], (C.scalar_ctype(t) for t in C.leaf_types(r.type_of(v))),
                          strict=True):
-            decls.append(f"        alignas(64) {ct} {x.split('[')[0]}[SG_SIZE];")
+            decls.append(f"        alignas(64) {ct} {x.split('[')[0]}[{width}];")
     load = [f"{o} = {f};" for v in held for o, f in zip(own[v], frame[v], strict=True)]
     store = [f"{f} = {o};" for v in held for o, f in zip(own[v], frame[v], strict=True)]
     back = "1u" if a == block.label else "2u"
@@ -81,7 +81,7 @@ def render(r, k: int, block: Block, segs: list[Segment], index: dict[int, int]
     steps, mine = ("sg_steps + sg_ps", "sg_ps") if r.sub_group else ("sg_steps", "sg_steps")
     tests = ["        { u32 sg_pre = 0;", *pres,
              "        if (sg_pre) { sg_lp = false; break; } }"] if pres else []
-    each = f"{NOUNROLL} for (u32 sg_j = 0; sg_j < SG_SIZE; sg_j++) {{ const u32 l = sg_c + sg_j; "
+    each = f"{NOUNROLL} for (u32 sg_j = 0; sg_j < {width}; sg_j++) {{ const u32 l = sg_c + sg_j; "
     return [
         f"    bool sg_lp = sg_all && sg_row % {width} == 0; u64 sg_it = 0;",
         f"    if (sg_lp) {{ {save}",
@@ -126,6 +126,7 @@ def _held(r, block: Block, segs: list[Segment]) -> list[int]:
 
 
 HELD = 4
+HELD_WIDTH = "SG_SIZE"
 
 
 def chunk(sub_group_size: int) -> int:
