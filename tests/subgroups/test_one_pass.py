@@ -46,6 +46,16 @@ REQ kernel void lanes(global const float *in, global float *out, int off, int st
   int at = lane == odd ? off + 1000 : off + lane * step;
   out[i] = in[at] + intel_sub_group_shuffle(in[i], 1);
 }
+
+REQ kernel void up(global const float *in, global float *out, int off, int step, int odd) {
+  int i = get_global_id(0), lane = get_sub_group_local_id();
+  out[i] = in[off + lane] + intel_sub_group_shuffle(in[i], 1);
+}
+
+REQ kernel void down(global const float *in, global float *out, int off, int step, int odd) {
+  int i = get_global_id(0), lane = get_sub_group_local_id();
+  out[i] = in[off - lane] + intel_sub_group_shuffle(in[i], 1);
+}
 """
 N_ITER = 7
 
@@ -103,20 +113,22 @@ def test_broadcasts_in_a_uniform_loop(sized, backend, monkeypatch, kernel, want,
 def test_an_access_from_the_sub_group_local_id(sized, backend, case):
     """A block reading the sub-group local id runs sub-group by sub-group; its pre-pass
     tests such an access at each sub-group's two ends, where it is affine along the
-    sub-group, else at each lane: a fault is reported for the lowest faulting work-item.
+    sub-group (``in[off + lane]``, ``in[off - lane]``), else at each lane: a fault is reported
+    for the lowest faulting work-item.
     Every sub-group reads the same elements, so the first sub-group's lane faults first."""
     S, m = sized
-    off, step, odd, bad = {"in bounds": (0, 1, -1, None),
-                           "past the end": (256 - S + 1, 1, -1, S - 1),  # lane S-1 reads x[256]
-                           "before the start": (2, -1, -1, 3),  # lane 3 reads x[-1]
-                           "one lane": (0, 1, 5, 5)}[case]  # lane 5 alone: not affine
+    kernel, off, step, odd, bad = {
+        "in bounds": ("up", 0, 1, -1, None),
+        "past the end": ("up", 256 - S + 1, 1, -1, S - 1),  # lane S-1 reads x[256]
+        "before the start": ("down", 2, -1, -1, 3),  # lane 3 reads x[-1]
+        "one lane": ("lanes", 0, 1, 5, 5)}[case]  # lane 5 alone: not affine
     x = np.arange(256, dtype=np.float32)
     args = [x, np.zeros(256, np.float32), np.int32(off), np.int32(step), np.int32(odd)]
     if bad is not None:
         with pytest.raises(KernelMemoryError, match=rf"load .*global id \({bad},\)"):
-            run(m, "lanes", args, (256,), (256,))
+            run(m, kernel, args, (256,), (256,))
         return
-    (_, got), _ = run(m, "lanes", args, (256,), (256,))
+    (_, got), _ = run(m, kernel, args, (256,), (256,))
     i = np.arange(256)
     first, lane = i - i % S, i % S
     np.testing.assert_array_equal(got, x[off + lane * step] + x[first + 1])

@@ -55,7 +55,9 @@ def render(r, k: int, block: Block, segs: list[Segment], index: dict[int, int]
     return ["    bool sg_fuse = sg_all && sg_row % SG_SIZE == 0;", *test,
             "    if (sg_fuse) {",
             '      _Pragma("clang loop vectorize(disable)")',
-            "      for (u32 sg_c = sg_first; sg_c < sg_end; sg_c += SG_SIZE) {",
+            # a sub-group region's bundle, else the work-group (or those run together)
+            "      for (u32 sg_c = sg_first; sg_c < sg_end; sg_c += SG_SIZE) {" if r.sub_group else
+            "      for (u32 sg_c = 0; sg_c < sg_vol; sg_c += SG_SIZE) {",
             # every lane runs the block: all sub-groups are full, each in one row
             "        const bool sg_all = true;", *AT_SUB_GROUP, *decls, *body, "      }", "    }"]
 

@@ -253,11 +253,11 @@ def prepass(r, insts: list[Instruction], addresses: set[int], block: Block,
     in a loop over the lanes; ``same``: lane arrays read as one value (``uniform.py``).
     ``ranges``: groups of (pointer, bytes) of accesses whose addresses are affine in the row;
     the pre-pass bounds the bytes group ``n`` touches over the run in ``sg_fa<n>`` to
-    ``sg_fb<n>`` (``merge.py``). ``by_sub_group``: every sub-group is a row of its own
-    (``fused.py``, whose rendering of the sub-group local id, ``r.fused``, the caller sets:
-    an address computed from it is then affine); no address is marked as tested
-    (``r.affine_tested``), as one affine in a sub-group need not be along a chunk of
-    several."""
+    ``sg_fb<n>`` (``merge.py``). ``by_sub_group``: an address not affine in the row but
+    along each sub-group (computed from the sub-group local id, rendered as the lane's
+    distance from ``sg_c``: ``fused.py`` sets ``r.fused``) is tested at each sub-group's two
+    ends; only those affine in the row are marked as tested (``r.affine_tested``: stepped
+    along a lane loop of any width)."""
     tests: list[tuple[int, str, int]] = []  # (pointer, test, alignment) of each access
     saved = {v: r.storage.get(v) for v in addresses}
     r.storage.update(dict.fromkeys(addresses, "local"))  # the leaves _ends names too
@@ -270,31 +270,46 @@ def prepass(r, insts: list[Instruction], addresses: set[int], block: Block,
     try:
         decl, lines = computations(r, insts, addresses, block, index, note)
         lines = uniform.substitute(lines, same)
-        steps = affine.Steps(r, {i.result_id: i for i in insts if i.result_id in addresses},
-                             set(same), by_sub_group)
-        ends, each = [], []
+        defs = {i.result_id: i for i in insts if i.result_id in addresses}
+        steps = affine.Steps(r, defs, set(same))
+        along = affine.Steps(r, defs, set(same), sub_group=True) if by_sub_group else None
+        ends, by_sub, each = [], [], []
         for ptr, test, align in tests:
             s = steps.of(ptr)
-            ok = s is not None and abs(s.k) < affine.LIMIT and s.k % align == 0
-            (ends if ok else each).append((test, s))
-            if ok and not by_sub_group:
+            if _fits(s, align):
+                ends.append((test, s))
                 r.affine_tested[ptr] = s.k
+            elif along is not None and _fits(along.of(ptr), align):
+                by_sub.append((test, along.of(ptr)))
+            else:
+                each.append((test, s))
         out = []
         spans = [[(r.leaf(p), n) for p, n in group] for group in ranges]
+        # where the sub-group local id is the lane's distance from sg_c, a row's lane has
+        # its sub-group's first lane as sg_c (whole sub-groups lie in rows)
+        base = ["      const u32 sg_c = l - l % SG_SIZE;"] if by_sub_group else []
         if ends or spans:
-            exts = sorted({e for s in [s for _, s in ends] + [steps.of(p) for g in ranges
-                                                               for p, _ in g]
-                           for e in s.extensions}, key=lambda e: e.vid)
-            out += _ends(r, [t for t, _ in ends], exts, decl, lines, spans, by_sub_group)
+            exts = _extensions([s for _, s in ends] + [steps.of(p) for g in ranges for p, _ in g])
+            out += _ends(r, [t for t, _ in ends], exts, decl, [*base, *lines], spans)
+        if by_sub:
+            out += _ends(r, [t for t, _ in by_sub], _extensions([s for _, s in by_sub]), decl,
+                         lines, by_sub_group=True)
         if each:
-            head = [*_SUB_GROUP_ROWS, "      for (u32 sg_x = sg_xa; sg_x < sg_xb; sg_x++) { "
-                    "const u32 l = sg_l0 + sg_x;"] if by_sub_group else loop("true", "")
-            out += [*head, decl, *lines, *(f"      sg_pre |= !({t});" for t, _ in each),
-                    "    } }"]
+            out += [*loop("true", ""), *base, decl, *lines,
+                    *(f"      sg_pre |= !({t});" for t, _ in each), "    } }"]
     finally:
         r.checking = "slow"
         r.storage.update(saved)
     return out
+
+
+def _fits(s: affine.Step | None, align: int) -> bool:
+    """Whether an access of step ``s`` and alignment ``align`` may be tested at its ends."""
+    return s is not None and abs(s.k) < affine.LIMIT and s.k % align == 0
+
+
+def _extensions(steps: list[affine.Step]) -> list[affine.Extension]:
+    return sorted({e for s in steps for e in s.extensions}, key=lambda e: e.vid)
 
 
 def computations(r, insts: list[Instruction], addresses: set[int], block: Block,
