@@ -6,7 +6,12 @@ import numpy as np
 import pytest
 
 from sgvm.errors import KernelMemoryError
+from sgvm.runtime.args import BufferArg, ValueArg
+from sgvm.runtime.launch import launch
+from sgvm.runtime.memory import Allocation
+from sgvm.runtime.ndrange import NDRange
 
+from . import harness
 from .harness import O2, build, run
 
 SRC = r"""
@@ -41,3 +46,36 @@ def test_a_fault_in_a_late_work_group_is_the_error(module, own_record, monkeypat
     with pytest.raises(KernelMemoryError, match=at):
         run(module, "stamp", [np.zeros(N, np.int32), np.zeros(N // L, np.int32),
                               np.int32(N - 5)], N, L)
+
+
+ADJACENT = r"""
+kernel void locals(global int *out, int k) {
+  local int a[16];
+  local int b[16];
+  int l = get_local_id(0);
+  a[l] = l;
+  b[l] = 2 * l;
+  barrier(CLK_LOCAL_MEM_FENCE);
+  out[get_global_id(0)] = a[l + k] + b[l];
+}
+"""
+
+
+def test_an_overrun_into_the_next_buffer_names_its_own(module, own_record):
+    """``out`` and ``runs`` lie back to back (views of one array): the store past ``out``'s end
+    lands inside ``runs``, and is an overrun of ``out`` (the object its pointer came from)."""
+    whole = np.zeros(N + N // L, np.int32).view(np.uint8)
+    out, runs = (Allocation(whole[:4 * N], "global"), Allocation(whole[4 * N:], "global"))
+    args = [BufferArg(out), BufferArg(runs), ValueArg(np.int32(N - 5).tobytes())]
+    at = r"store of 4 bytes at byte offset 524524 of argument #0 .*global id \(131067,\)"
+    with pytest.raises(KernelMemoryError, match=at):
+        launch(module, "stamp", args, NDRange((N,), (L,)), device=harness.DEVICE)
+
+
+def test_an_overrun_into_the_next_local_array_names_its_own(own_record):
+    """``a[l + 16]`` reads ``b``'s elements where the two lie back to back in local memory:
+    an overrun of ``a``."""
+    m = build(ADJACENT, O2)
+    at = r"load of 4 bytes at byte offset 64 of local variable 'locals.a'"
+    with pytest.raises(KernelMemoryError, match=at):
+        run(m, "locals", [np.zeros(16, np.int32), np.int32(16)], 16, 16)

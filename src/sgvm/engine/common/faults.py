@@ -6,7 +6,9 @@ lie in one of the launch's *regions* (buffer arguments' allocations, by-value co
 program-scope globals) or in the work-group's local memory, aligned as the NumPy engine
 requires. A faulting access is skipped (loads give 0); the work-item with the lowest
 global linear id records it in a four-word record ``[~linear id (0: none), lock,
-address, size | kind << 32 | why << 40]`` (kind 0 load, 1 store, 2 atomic; why 1
+address, size | kind << 32 | why << 40 | slot << 48]`` (slot: on the native backend, 1 +
+the object slot the access's check tested, whose object the message names, 0 where none
+did; kind 0 load, 1 store, 2 atomic; why 1
 misaligned, 2 read-only, 3 out of bounds, + 4 when the address is an offset in local
 memory, + 32 when it is an offset in a work-item's private memory (native); 8 the step
 budget ran out; 16 OpUnreachable was reached). ``error`` turns the

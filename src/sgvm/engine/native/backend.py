@@ -201,6 +201,7 @@ def _run(lib: Any, info: KernelInfo, request: LaunchRequest, checked: bool, W: i
     S = request.sub_group_size
     words: list[int] = []
     regions: list[faults.Region] = []
+    owners: dict[tuple[str, int], Any] = {}  # a fault's slot (KernelInfo.slots) → its object
     keep: list[Any] = []
     local = info.local_bytes
     local_objects = list(info.local_objects)
@@ -212,6 +213,7 @@ def _run(lib: Any, info: KernelInfo, request: LaunchRequest, checked: bool, W: i
             local = -(-local // 16) * 16
             words.append(local)
             local_objects.append((f"{label} (local)", local, arg.nbytes))
+            owners["local_arg", i] = local_objects[-1]
             preg[3 * i + 1] = arg.nbytes
             local += arg.nbytes
         elif isinstance(arg, BufferArg):
@@ -224,6 +226,7 @@ def _run(lib: Any, info: KernelInfo, request: LaunchRequest, checked: bool, W: i
             words.append(base + arg.offset)
             regions.append(faults.Region(base, size, ro,
                                          f"{label} (buffer '{a.name}')" if a.name else label))
+            owners["param", i] = regions[-1]
             preg[3 * i:3 * i + 3] = (base, size, int(ro))
         elif isinstance(arg, NullArg):
             words.append(0)
@@ -233,6 +236,7 @@ def _run(lib: Any, info: KernelInfo, request: LaunchRequest, checked: bool, W: i
             words.append(data.ctypes.data)
             regions.append(faults.Region(data.ctypes.data, data.size, True,
                                          f"private allocation '{label}'"))
+            owners["param", i] = regions[-1]
             preg[3 * i:3 * i + 3] = (data.ctypes.data, data.size, 1)
         else:
             words += _leaf_words(arg, t, label)
@@ -247,6 +251,7 @@ def _run(lib: Any, info: KernelInfo, request: LaunchRequest, checked: bool, W: i
             preg[j:j + 3] = (base, a.size, int(a.read_only))
             regions.append(faults.Region(base, a.size, a.read_only,
                                          f"{a.space} allocation '{a.name}'"))
+            owners["global_var", k] = regions[-1]
     local = -(-local // 16) * 16
     pm = -(-nd.group_volume // S) * S
     groups_per_batch(request.kernel, info.private_need, pm, 1)  # the NumPy engine's limit
@@ -291,7 +296,10 @@ def _run(lib: Any, info: KernelInfo, request: LaunchRequest, checked: bool, W: i
     codes = parallel(run, chunks, n)
     del keep
     if record[0]:
-        own = _error(request.kernel, record, regions, local_objects, info.private_objects, nd)
+        owners.update((("local", o[1]), o) for o in local_objects)
+        owner = owners.get(info.slots[(int(record[3]) >> 48) - 1]) if int(record[3]) >> 48 else None
+        own = _error(request.kernel, record, regions, local_objects, info.private_objects, nd,
+                     owner)
         if isinstance(own, KernelMemoryError):
             _explain(request)  # the reference engine's account of the same fault, if it sees it
         raise own
@@ -342,11 +350,12 @@ def _explain(request: LaunchRequest) -> None:
 
 def _error(kernel: str, rec: np.ndarray, regions: list[faults.Region],
            local_objects: list[tuple[str, int, int]], private_objects: list[tuple[str, int, int]],
-           nd: Any) -> Exception:
+           nd: Any, known: Any = None) -> Exception:
     """The NumPy engine's ``KernelMemoryError`` for fault record ``rec`` (engine/common/faults.py
-    has the layout): the object an access fell outside of is the one it overran (the nearest
-    below it), its offset from that object's start (in the work-group's or work-item's own
-    copy for local and private objects)."""
+    has the layout): the object an access fell outside of is the one its pointer came from
+    where the check knew it (``known``: a region, or a local object's (label, offset, size)),
+    else the one it overran (the nearest below it), its offset from that object's start (in
+    the work-group's or work-item's own copy for local and private objects)."""
     info = int(rec[3])
     why = (info >> 40) & 0xFF
     if why in (faults.TIMEOUT, faults.UNREACHABLE):
@@ -359,14 +368,16 @@ def _error(kernel: str, rec: np.ndarray, regions: list[faults.Region],
         objects = local_objects if why & 4 else private_objects
         owner = "work-group" if why & 4 else "work-item"
         below = [o for o in objects if o[1] <= a] or objects[:1]
-        name, start, size = max(below, key=lambda o: o[1]) if below else ("memory", 0, 0)
+        name, start, size = known if why & 4 and isinstance(known, tuple) else \
+            max(below, key=lambda o: o[1]) if below else ("memory", 0, 0)
         where = f"{name} ({size} bytes per {owner})"
         off = a - start
     else:
         def distance(r: faults.Region) -> int:
             return r.start - addr if addr < r.start else max(0, addr - (r.start + r.size) + 1)
-        near = min(regions, key=distance, default=None)
-        if near is not None and distance(near) < 1 << 20:
+        near = known if isinstance(known, faults.Region) else \
+            min(regions, key=distance, default=None)
+        if near is not None and (near is known or distance(near) < 1 << 20):
             off, where = addr - near.start, f"{near.label} ({near.size} bytes)"
         else:
             reason, off = "invalid", addr

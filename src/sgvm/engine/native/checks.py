@@ -156,4 +156,4 @@ def direct(o: Origins, ptr: int, p: str, nbytes: int | str, align: int, kind: in
         return None
     s = o.of[ptr]
     local = int(o.slots[s][0].startswith("local"))
-    return f"({test} || sg_miss(sg_g, l, (u64)({p}), {nbytes}u, {kind}u, sg_rt + {3 * s}, {local}u))"
+    return f"({test} || sg_miss(sg_g, l, (u64)({p}), {nbytes}u, {kind}u, sg_rt, {s}u, {local}u))"

@@ -42,7 +42,7 @@ extern "C" { u64 sg_merged_runs = 0, sg_joined_runs = 0; }
 extern "C" { u64 sg_looped_runs = 0; }
 
 // ---- faults (the CUDA backend's record layout: engine/common/faults.py reads it) ------
-SG_FN void sg_fault(u64 *fault, u64 id, u64 a, u32 n, u32 kind, u32 why) {
+SG_FN void sg_fault(u64 *fault, u64 id, u64 a, u32 n, u32 kind, u32 why, u32 slot = 0) {
   u64 key = ~id, old = __atomic_load_n(fault, __ATOMIC_RELAXED);
   while (old < key && !__atomic_compare_exchange_n(fault, &old, key, true, __ATOMIC_ACQ_REL,
                                                    __ATOMIC_RELAXED)) {}
@@ -52,7 +52,7 @@ SG_FN void sg_fault(u64 *fault, u64 id, u64 a, u32 n, u32 kind, u32 why) {
                                       __ATOMIC_RELAXED)) unlocked = 0;
   if (__atomic_load_n(fault, __ATOMIC_RELAXED) == key) {
     fault[2] = a;
-    fault[3] = n | (u64)kind << 32 | (u64)why << 40;
+    fault[3] = n | (u64)kind << 32 | (u64)why << 40 | (u64)slot << 48;
   }
   __atomic_store_n(&fault[1], 0ULL, __ATOMIC_RELEASE);
 }
@@ -132,13 +132,16 @@ SG_FN bool sg_ok_at(const SgGroup &g, u32 l, const void *p, u32 n, u32 al, u32 k
 #define SG_CK(site, ok, p, lo) __extension__({ bool k_ = (ok); bool f_ = !k_ && !sg_fs;  \
   sg_fs = f_ ? (site) : sg_fs; sg_fp = f_ ? (u32)(u64)(p) - (u32)(lo) : sg_fp; k_; })
 // Records lane l's faulting access of n bytes at a through a pointer into object obj
-// ([start, size, read-only]; local: an object of local memory); false.
+// ([start, size, read-only], slot s of sg_rt, noted as s + 1: the access's own object, which
+// an address past its end may share with the next object; local: an object of local
+// memory); false.
 static __attribute__((noinline, cold)) bool sg_miss(const SgGroup &g, u32 l, u64 a, u32 n,
-                                                    u32 kind, const u64 *obj, u32 local) {
+                                                    u32 kind, const u64 *rt, u32 s, u32 local) {
+  const u64 *obj = rt + 3 * s;
   u64 off = a - obj[0];
   u32 why = !(off < obj[1] && n <= obj[1] - off) ? 3 : (kind && obj[2]) ? 2 : 1;
   if (local) a -= (u64)g.local;
-  sg_fault(g.c->fault, sg_linear_gid(g, l), a, n, kind, why | (local ? 4 : 0));
+  sg_fault(g.c->fault, sg_linear_gid(g, l), a, n, kind, why | (local ? 4 : 0), s + 1);
   return false;
 }
 // The fault records of the lanes that noted one (the reason found again from the site).
@@ -149,8 +152,7 @@ static __attribute__((noinline)) void sg_flush(const SgGroup &g, u32 vol, u32 *f
     if (!s) continue;
     fsl[l] = 0;
     const u32 *e = sites[s - 1];
-    const u64 *obj = rt + 3 * e[3];
-    sg_miss(g, l, obj[0] + (u64)(s64)(s32)fpl[l], e[0], e[2], obj, e[4]);
+    sg_miss(g, l, rt[3 * e[3]] + (u64)(s64)(s32)fpl[l], e[0], e[2], rt, e[3], e[4]);
   }
 }
 

@@ -75,6 +75,9 @@ class KernelInfo:
     globals: list[int] = field(default_factory=list)
     # work-groups may run together as one (regions.groupable): the launcher chooses how many
     groupable: bool = False
+    # the object of each slot a fault record names (checks.Origins): ("param", index),
+    # ("global_var", index), ("local_arg", parameter index) or ("local", offset)
+    slots: list[tuple[str, int]] = field(default_factory=list)
 
 
 class Renderer:
@@ -292,6 +295,8 @@ class Renderer:
                                                            strict=True)}
         self.origins = checks.origins(self.m, f, pointers, set(self.local_offsets),
                                       {vid: k for k, vid in enumerate(info.globals)})
+        info.slots = [(k, x) if k in ("param", "global_var", "local_arg")
+                      else ("local", self.local_offsets[x]) for k, x in self.origins.slots]
         if self.bounds:
             head += checks.prologue(self.origins, self.local_offsets, sizes, words)
         order = block_order(f)
