@@ -181,8 +181,7 @@ def _one_pass_body(r, block: Block, segs: list[Segment], index: dict[int, int], 
         hoisted, pieces = _one_pass_pieces(r, block, segs, index, remat)
     finally:
         r.fixed, r.sinking = {}, sinking
-    return [*starts, '    _Pragma("clang loop unroll(full)")',
-            f"    for (u32 g0 = sg_c; g0 < sg_c + {width}; g0 += {S}u) {{", *hoisted,
+    return [*starts, f"    for (u32 g0 = sg_c; g0 < sg_c + {width}; g0 += {S}u) {{", *hoisted,
             f"    {NOUNROLL} for (u32 sg_q = 0; sg_q < {S}u; sg_q++) {{ "
             "const u32 sg_j = g0 - sg_c + sg_q, sg_x = sg_xo + sg_j, l = sg_c + sg_j;",
             *pieces, "    } }", *(["    }"] if starts else [])]
