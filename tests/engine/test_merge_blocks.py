@@ -10,7 +10,9 @@ lane stores):
 * a store past the end of its buffer is named by its work-item;
 * the step budget still counts the merge block's step when every lane returns in it;
 * lanes that leave the chain by another edge (an atomic block) wait there while the others
-  run the merge block in the fused loop, and run it next.
+  run the merge block in the fused loop, and run it next;
+* a merge block whose one access is its store (nothing to hold it apart from) runs fused
+  with checks on and off.
 
 The aliasing launches are one work-group: between work-groups an overlap is a data race,
 whose outcome no two implementations need share.
@@ -48,6 +50,13 @@ kernel void leave(global const float *a, global float *b, global int *d) {
   }
   b[i] = v;
 }
+
+kernel void store_only(global int *b, int n) {
+  int i = get_global_id(0);
+  int v = i * 7;
+  if (i % 3 == 0) v = n / (i + 5);
+  b[i] = v;
+}
 """
 
 
@@ -68,7 +77,7 @@ def _fused_runs(backend, module) -> NativeRuns:
 
 
 def test_the_stencil_store_merges(module):
-    for kernel in ("stencil", "leave"):
+    for kernel in ("stencil", "leave", "store_only"):
         r = Renderer(module, 16)
         (ep,) = [e for e in r.m.entry_points if e.name == kernel]
         r._kernel(ep.function, kernel, "k")
@@ -116,6 +125,19 @@ def test_store_into_the_loaded_buffer(module, backend, checks, shift):
     np.testing.assert_array_equal(mem.data.view(np.float32), want)
     if fused.native:
         assert fused.count == (1 if abs(shift) == 17 * 16 else 0)
+
+
+def test_a_lone_store_runs_fused(module, backend, checks):
+    """No other access for the store to meet: the run-time test is the pre-pass alone (with
+    checks on its C was an empty condition, so the module did not build and every kernel
+    of it ran on the NumPy engine)."""
+    i = np.arange(64, dtype=np.int64)
+    with _fused_runs(backend, module) as fused:
+        (b,), _ = run(module, "store_only", [np.zeros(64, np.int32), np.int32(1000)], 64, 16)
+    want = np.where(i % 3 == 0, 1000 // (i + 5), i * 7)
+    np.testing.assert_array_equal(b, want.astype(np.int32))
+    if fused.native:
+        assert fused.count >= 1  # (work-groups may run together: one run for all)
 
 
 def test_store_past_the_buffer_names_its_work_item(module, own_record):

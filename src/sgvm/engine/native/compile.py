@@ -1,9 +1,11 @@
 """C++ → a shared library with the ``ziglang`` wheel's clang (``zig cc -x c++``), loaded
 with ctypes and cached on disk (docs/native.md, "Compiling").
 
-* Flags: ``-O3`` without fast-math and with ``-ffp-contract=off`` (OpenCL forbids
-  contracting ``a*b+c`` unless the program allows it; clang already turned allowed
-  contractions into ``fma``), no C++ library, no exceptions.
+* Flags: ``-O3`` (zig hands every ``-O`` level to clang as ``-O2``, its ReleaseFast)
+  without fast-math and with ``-ffp-contract=off`` (OpenCL forbids contracting ``a*b+c``
+  unless the program allows it; clang already turned allowed contractions into ``fma``),
+  no C++ library, no exceptions, no debug information (``-g0``: zig emits it by default,
+  and it cost a quarter of the compile time).
 * Target: an explicit CPU level chosen from what this CPU reports (``target()``:
   ``x86_64_v4`` with AVX-512, ``x86_64_v3`` with AVX2 and FMA, ``x86_64_v2``, else the
   baseline), part of the cache key, so a cache shared between machines never serves code
@@ -29,7 +31,7 @@ from ...compiler.cache import cache_dir, digest
 from ...errors import BuildError
 
 FLAGS = ("-x", "c++", "-std=c++17", "-O3", "-ffp-contract=off", "-fno-exceptions", "-fno-rtti",
-         "-fno-math-errno", "-mprefer-vector-width=512", "-fPIC", "-shared", "-w")
+         "-fno-math-errno", "-mprefer-vector-width=512", "-fPIC", "-shared", "-w", "-g0")
 _LOADED: dict[str, ctypes.CDLL] = {}
 _LOCK = threading.Lock()
 

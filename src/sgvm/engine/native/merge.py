@@ -179,7 +179,9 @@ def test(r, groups: Groups, pre: list[str], plain: list[str], flag: str) -> list
                                       for a, b in pairs)])
     ranges = [f"      {bounds}", *pre, f"      {flag} = {apart};"]
     slots = [r.origins.of.get(g[0][0]) for _, g in groups]
-    if plain and all(None not in (slots[a], slots[b]) and slots[a] != slots[b] for a, b in pairs):
+    if plain and not pairs:  # one group of accesses: nothing to hold apart
+        ranges = [*plain, f"      {flag} = !sg_pre;"]
+    elif plain and all(None not in (slots[a], slots[b]) and slots[a] != slots[b] for a, b in pairs):
         # every access inside its object (the pre-pass with checks on) and the stores'
         # objects apart from the others': no store meets another access, no range needed
         objects = " && ".join(f"(sg_lo{x} + sg_sz{x} <= sg_lo{y} || sg_lo{y} + sg_sz{y} <= sg_lo{x})"
