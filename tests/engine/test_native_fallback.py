@@ -30,6 +30,7 @@ def test_too_large_a_kernel_runs_on_the_numpy_engine_and_says_so(backend, monkey
     assert "MiB the native backend builds" in native.fallback_reason(module, "twice")
 
 
+@pytest.mark.build_fails
 def test_a_clang_that_does_not_finish_is_a_note_not_an_exception(backend, monkeypatch, capsys):
     if backend != "native":
         pytest.skip("the native backend's own limit")

@@ -22,6 +22,7 @@ it faulted.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 
 from ...spirv import Block, Function, Instruction
@@ -98,13 +99,19 @@ def recomputed(r, seg, block: Block) -> list[Instruction]:
     return sorted(out.values(), key=lambda i: r.position[i.result_id])
 
 
+_VALUE = re.compile(r"(?<![\w])r(\d+)")  # a value's C name (its leaves: r<id>_<k>)
+
+
 def guard(r, ptr: int, p: str, nbytes: int | str, align: int, kind: int) -> str | None:
     """The check of one access in a lane loop, by ``r.checking``: "noted" (the test, noting a
     fault: checks.condition), "off" (none), "pre" (the test alone, kept for the pre-pass);
-    None where the pointer's object is unknown (the caller's general check)."""
+    None where the pointer's object is unknown (the caller's general check). The values
+    the address ``p`` names (``r<id>``: an index a vstore_half or an access chain folded
+    into the access adds to ``ptr``) join ``r.guarded_ptrs`` with it: the pre-pass computes
+    them all."""
     if checks.bare(r.origins, ptr, p, nbytes, align, kind) is None:
         return None
-    r.guarded_ptrs.append(ptr)
+    r.guarded_ptrs += [ptr, *(int(v) for v in _VALUE.findall(p))]
     if r.checking == "off":
         return ""
     if r.checking == "pre":
