@@ -1,5 +1,6 @@
 """A kernel whose C++ is too large for the native backend to build in reasonable time
-runs on the NumPy engine, and says so once on stderr (docs/native.md, "Using it")."""
+runs on the NumPy engine, and says so once on stderr (docs/native.md, "Using it"); a module
+too large whose kernels each fit is built kernel by kernel."""
 
 import subprocess
 
@@ -7,6 +8,7 @@ import numpy as np
 import pytest
 
 from sgvm.engine.native import backend as native
+from sgvm.engine.native.render import Renderer
 from sgvm.runtime.device import NATIVE_DEVICE
 
 from .harness import O2, build, run
@@ -28,6 +30,33 @@ def test_too_large_a_kernel_runs_on_the_numpy_engine_and_says_so(backend, monkey
     err = capsys.readouterr().err
     assert err.count("kernel 'twice' runs on the NumPy engine") == 1, err
     assert "MiB the native backend builds" in native.fallback_reason(module, "twice")
+
+
+PAIR = r"""
+kernel void plus(global int *x) { size_t i = get_global_id(0); x[i] = x[i] + 5; }
+kernel void times(global int *x) { size_t i = get_global_id(0); x[i] = x[i] * 3; }
+"""
+
+
+def test_a_module_too_large_whose_kernels_fit_is_built_kernel_by_kernel(backend, monkeypatch,
+                                                                         capsys):
+    """Before, every kernel of such a module ran on the NumPy engine (the differential
+    suite's sub-group collectives and shuffles: modules of 5 MiB)."""
+    if backend != "native":
+        pytest.skip("the native backend's own limit")
+    module = build(PAIR, O2)
+    whole = min(len(Renderer(module, 16, True, t).render()[0]) for t in (False, True))
+    alone = max(len(Renderer(module, 16, True, t).render(k)[0]) for k in ("plus", "times")
+                for t in (False, True))
+    assert alone < whole
+    monkeypatch.setattr(native, "MAX_SOURCE", alone)
+    x = np.arange(64, dtype=np.int32)
+    for kernel, want in (("plus", x + 5), ("times", 3 * x)):
+        (out,), _ = run(module, kernel, [x], 64, 16, device=NATIVE_DEVICE)
+        np.testing.assert_array_equal(out, want)
+        assert native.fallback_reason(module, kernel) is None
+    assert "runs on the NumPy engine" not in capsys.readouterr().err
+    assert {k[3:] for k in native._SOURCES[module] if len(k) > 3} == {("plus",), ("times",)}
 
 
 @pytest.mark.build_fails

@@ -87,34 +87,50 @@ def threads() -> int:
 
 # The largest C++ the backend hands to clang: a kernel of some 40,000 instructions (every
 # conversion of OpenCL C in one kernel, tests/compiler) renders to 40 MiB, which -O3 did
-# not build in 10 minutes; typical kernels render to well under 1 MiB.
+# not build in 10 minutes; typical kernels render to well under 1 MiB. A module past it is
+# built kernel by kernel, each once launched.
 MAX_SOURCE = 4 << 20
 
 
 def compiled(module: Module, sub_group_size: int, checked: bool, together: bool = False,
-             ) -> tuple[Any, dict[str, KernelInfo | UnsupportedError]]:
+             kernel: str | None = None) -> tuple[Any, dict[str, KernelInfo | UnsupportedError]]:
     """The loaded library of ``module`` and, per kernel, its KernelInfo or why it cannot run
     natively (raises BuildError when the C++ does not compile, UnsupportedError when it is
     too large to; cached per module).
     ``together``: the code for launches that run work-groups together (regions.groups),
-    built only once a launch does."""
+    built only once a launch does. ``kernel``: the one launched; where the module's C++ is
+    past ``MAX_SOURCE``, the library of that kernel alone."""
     per = _SOURCES.setdefault(module, {})
     key = (sub_group_size, checked, together)
-    entry = per.get(key)
-    if entry is None:
-        try:
-            source, kernels = Renderer(module, sub_group_size, checked, together).render()
-            if len(source) > MAX_SOURCE:
-                raise UnsupportedError(f"its C++ is {len(source) / 2**20:.0f} MiB, past the "
-                                       f"{MAX_SOURCE >> 20} MiB the native backend builds "
-                                       "(clang would take minutes)")
-            entry = (compiler.library(source), kernels)
-        except (BuildError, UnsupportedError) as e:
-            entry = e
-        per[key] = entry
+    if key not in per:
+        per[key] = _build(module, sub_group_size, checked, together, None)
+    if isinstance(per[key], _TooLarge) and kernel is not None:
+        key += (kernel,)
+        if key not in per:
+            per[key] = _build(module, sub_group_size, checked, together, kernel)
+    entry = per[key]
     if isinstance(entry, Exception):
         raise entry
     return entry
+
+
+class _TooLarge(UnsupportedError):
+    """A module whose C++ is past ``MAX_SOURCE``: built kernel by kernel."""
+
+
+def _build(module: Module, sub_group_size: int, checked: bool, together: bool,
+           kernel: str | None) -> Any:
+    """(library, kernels) of ``module`` or of its one ``kernel``, or the exception saying
+    why there is none."""
+    try:
+        source, kernels = Renderer(module, sub_group_size, checked, together).render(kernel)
+        if len(source) > MAX_SOURCE:
+            return _TooLarge(f"its C++ is {len(source) / 2**20:.0f} MiB, past the "
+                             f"{MAX_SOURCE >> 20} MiB the native backend builds "
+                             "(clang would take minutes)")
+        return compiler.library(source), kernels
+    except (BuildError, UnsupportedError) as e:
+        return e
 
 
 def _announce(module: Module, kernel: str, why: str) -> None:
@@ -162,7 +178,7 @@ class NativeBackend(Backend):
             return backends.get("numpy").launch(request)
         checked = checks_enabled()
         try:
-            lib, kernels = compiled(module, request.sub_group_size, checked)
+            lib, kernels = compiled(module, request.sub_group_size, checked, kernel=kernel)
             info = kernels[kernel]
             if isinstance(info, UnsupportedError):
                 raise info
@@ -171,7 +187,7 @@ class NativeBackend(Backend):
             W = _together(nd.local_size, nd.global_size, request.sub_group_size) \
                 if info.groupable else 1
             if W > 1:
-                lib, kernels = compiled(module, request.sub_group_size, checked, True)
+                lib, kernels = compiled(module, request.sub_group_size, checked, True, kernel)
                 info = kernels[kernel]
         except (UnsupportedError, BuildError) as e:
             _announce(module, kernel, f"the native backend cannot run it ({_reason(e)})")

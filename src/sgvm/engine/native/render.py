@@ -226,15 +226,16 @@ class Renderer:
                 self.emit(line)
 
     # -- module ----------------------------------------------------------------------------
-    def render(self) -> tuple[str, dict[str, KernelInfo | UnsupportedError]]:
+    def render(self, only: str | None = None) -> tuple[str, dict[str, KernelInfo | UnsupportedError]]:
         """The C++ source and, per kernel, how to call it (or why it cannot run natively;
         the module's other kernels still do). With ``together``, the source holds only the
-        kernels whose work-groups may run together (the others never use it)."""
+        kernels whose work-groups may run together (the others never use it); ``only``: the
+        one kernel of that name alone."""
         out = [f"#define SG_SIZE {self.S}u\n#define SG_RW {regions.bundle(self.S)}u\n"
                f"#define SG_CH {loops.chunk(self.S)}u", PRELUDE, non_uniform.HEADER]
         kernels: dict[str, KernelInfo | UnsupportedError] = {}
         for i, ep in enumerate(self.m.entry_points):
-            if ep.execution_model != "Kernel":
+            if ep.execution_model != "Kernel" or only not in (None, ep.name):
                 continue
             try:
                 info, text = self._kernel(ep.function, ep.name, f"sgvm_k{i}")
