@@ -18,6 +18,7 @@ kernel void twice(global int *x) { size_t i = get_global_id(0); x[i] = 2 * x[i] 
 """
 
 
+@pytest.mark.build_fails
 def test_too_large_a_kernel_runs_on_the_numpy_engine_and_says_so(backend, monkeypatch, capsys):
     if backend != "native":
         pytest.skip("the native backend's own limit")
