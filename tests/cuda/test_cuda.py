@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 import sgvm
-from sgvm.engine.cuda import printf as cuda_printf
+from sgvm.engine.clower import printf as clower_printf
 from sgvm.engine.cuda.render import Renderer
 from sgvm.engine.cuda.runtime import available
 from sgvm.runtime import residency
@@ -205,8 +205,8 @@ def test_printf_records_format_in_work_item_order() -> None:
         return [gl, 0, 0x1000, gl, bits, 0x2000, gl, (-gl) % 2**32]
 
     words = record(4, 1.5) + record(1, -2.25)
-    records = np.array([len(words), cuda_printf.CAPACITY, *words], dtype=np.uint64)
-    out = cuda_printf.format_records(records, info.printf_sites, strings)
+    records = np.array([len(words), clower_printf.CAPACITY, *words], dtype=np.uint64)
+    out = clower_printf.format_records(records, info.printf_sites, strings)
     assert out == "wi 1: -2.25 ok 1,-1\nwi 4: 1.50 ok 4,-4\n"
 
 

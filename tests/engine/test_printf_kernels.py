@@ -1,13 +1,21 @@
 """printf through whole kernels at -O2 and -O0: scalars, strings, vector formats, calls
 from helper functions, divergent printing, and work-item order across work-groups and
-batches (OpenCL C 2.0 s6.13.13; sgvm orders output by global linear id)."""
+batches (OpenCL C 2.0 s6.13.13; sgvm orders output by global linear id). The native
+variants run natively (before, every kernel with printf ran on the NumPy engine)."""
 
 from __future__ import annotations
 
 import numpy as np
 import pytest
 
+from sgvm.engine.native.backend import fallback_reason
+
 from .harness import OPTS, build, run
+
+
+def _ran_natively(backend: str, module, kernel: str) -> None:
+    if backend == "native":
+        assert fallback_reason(module, kernel) is None, fallback_reason(module, kernel)
 
 SRC = r"""
 void report(int i, float x) { printf("helper %d: %.3f\n", i, x); }
@@ -51,13 +59,15 @@ def _expected(f: np.ndarray, v: np.ndarray, local: int) -> str:
 
 @pytest.mark.parametrize("opts", OPTS)
 @pytest.mark.parametrize(("n", "local"), [(37, 1), (96, 16), (200, 8)])
-def test_printf_in_work_item_order(opts: str, n: int, local: int, monkeypatch) -> None:
+def test_printf_in_work_item_order(opts: str, n: int, local: int, monkeypatch, backend) -> None:
     monkeypatch.setenv("SGVM_BATCH_LANES", "64")  # several batches: order must still hold
     rng = np.random.default_rng(n)
     f = rng.uniform(-100, 100, n).astype(np.float32)
     v = rng.integers(-50, 1000, n).astype(np.int32)
-    _, res = run(build(SRC, opts), "k", [f, v], (n,), (local,))
+    module = build(SRC, opts)
+    _, res = run(module, "k", [f, v], (n,), (local,))
     assert res.printf == _expected(f, v, local)
+    _ran_natively(backend, module, "k")
 
 
 MULTI_D = r"""
@@ -69,6 +79,61 @@ kernel void k2()
 
 
 @pytest.mark.parametrize("opts", OPTS)
-def test_printf_order_in_2d(opts: str) -> None:
-    _, res = run(build(MULTI_D, opts), "k2", [], (4, 3), (2, 3))
+def test_printf_order_in_2d(opts: str, backend) -> None:
+    module = build(MULTI_D, opts)
+    _, res = run(module, "k2", [], (4, 3), (2, 3))
     assert res.printf == "".join(f"({x},{y})" for y in range(3) for x in range(4))
+    _ran_natively(backend, module, "k2")
+
+
+LOOPS = r"""
+kernel void loops(global const int *n, global int *out)
+{
+    int i = get_global_id(0);
+    for (int k = 0; k < n[i]; k++)
+        printf("%d:%d ", i, k);
+    int s = work_group_reduce_add(i);
+    if (i % 5 == 0)
+        printf("[%d %d]\n", i, s);
+    out[i] = s;
+}
+"""
+
+
+@pytest.mark.parametrize("opts", OPTS)
+@pytest.mark.parametrize(("n", "local"), [(48, 16), (40960, 64)])
+def test_printf_in_divergent_loops_around_a_collective(opts: str, n: int, local: int,
+                                                       backend) -> None:
+    """Per-lane trip counts, a work-group collective after the loop, and (40960 items)
+    launches that run on several threads: each work-item's lines in its program order,
+    work-items in order."""
+    trips = (np.arange(n) * 7 % 5).astype(np.int32)
+    module = build(LOOPS, opts)
+    (_, out), res = run(module, "loops", [trips, np.zeros(n, np.int32)], (n,), (local,))
+    sums = np.arange(n).reshape(-1, local).sum(axis=1).repeat(local)
+    np.testing.assert_array_equal(out, sums)
+    want = "".join("".join(f"{i}:{k} " for k in range(trips[i]))
+                   + (f"[{i} {sums[i]}]\n" if i % 5 == 0 else "") for i in range(n))
+    assert res.printf == want
+    _ran_natively(backend, module, "loops")
+
+
+VALUE = r"""
+kernel void value(global int *out)
+{
+    int i = get_global_id(0);
+    out[i] = i % 2 ? printf("odd %d\n", i) : printf("%y even\n");
+}
+"""
+
+
+def test_printf_value_read_by_the_kernel(backend) -> None:
+    """OpenCL C 2.0 s6.13.13.3: printf returns 0 on success, -1 otherwise (an invalid
+    conversion). The native backend renders the value as 0, so a kernel reading it runs on
+    the NumPy engine and says why."""
+    module = build(VALUE, "-cl-std=CL2.0")
+    (out,), res = run(module, "value", [np.full(8, 7, np.int32)], (8,), (4,))
+    np.testing.assert_array_equal(out, [-1, 0] * 4)
+    assert res.printf == "".join(f"odd {i}\n" for i in range(1, 8, 2))
+    if backend == "native":
+        assert "printf's value" in fallback_reason(module, "value")

@@ -30,6 +30,12 @@ FILL = 0xA5A5A5A5
 HEAD = "#pragma OPENCL EXTENSION cl_khr_fp16 : enable\n"
 
 CASES = {
+    "printf-value": ("""
+kernel void k(global const uint *in, global uint *out) {
+  uint g = get_global_id(0);
+  out[g] = g == 0u ? (uint)printf("printf-value %d\\n", 7)
+         : g == 1u ? (uint)printf("%y invalid\\n") : in[g];
+}""", 8, 8),
     "address-space-casts": ("""
 kernel void k(global const uint *in, global uint *out) {
   local uint s[64];
@@ -149,6 +155,11 @@ def expected(name: str, inp: np.ndarray, out: np.ndarray, local: int, size: int)
         # "Returns a pointer ... if to_local can cast ptr to the local address space.
         # Otherwise it returns NULL": odd work-items point into local memory.
         out[:n] = np.where(np.arange(n) % local % 2 == 1, 1, 10)
+    elif name == "printf-value":
+        # "printf returns 0 if it was executed successfully and -1 otherwise" (%y is no
+        # conversion of OpenCL C): 0 for work-item 0, -1 for work-item 1, the rest copy in
+        out[:n] = inp[:n]
+        out[0], out[1] = 0, 0xFFFFFFFF
     elif name == "mad-sat-64":
         # 2^31 · -2^32 - 1 = -2^63 - 1 saturates to LONG_MIN = -2^63
         out[:2 * n] = np.tile(np.array([0, 0x80000000], np.uint32), n)

@@ -11,5 +11,5 @@ expressions call (``sg_udiv``, ``h2f``, ``atomicAdd``, ``__int_as_float`` …) a
 by each target's prelude: ``engine/cuda/prelude.cuh`` for CUDA, ``engine/native/prelude.h``
 for the CPU. The targets differ in their structure (``engine/cuda/render.py``: a thread
 per work-item; ``engine/native/render.py``: lane loops per work-group) and in the
-instructions only one of them renders (CUDA's warp collectives, images and printf).
+instructions only one of them renders (CUDA's warp collectives and images; ``printf`` renders for both).
 """

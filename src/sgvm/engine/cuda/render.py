@@ -76,8 +76,8 @@ class Renderer:
         self.block = 0  # the label of the block being rendered
         self.function = 0  # the id of the function being rendered
         self.kernel_only: set[int] = set()  # entry points' functions that nothing calls
-        from ..clower import dot, ext  # noqa: F401  (dot registers into ops.OPS)
-        from . import printf, render_groups, render_images, render_non_uniform
+        from ..clower import dot, ext, printf  # noqa: F401  (dot registers into ops.OPS)
+        from . import render_groups, render_images, render_non_uniform
 
         self.ops = {**ops.OPS, **render_groups.OPS, **render_non_uniform.OPS, **render_images.OPS}
         self.ext = {**ext.EXT, **printf.EXT}
@@ -131,6 +131,14 @@ class Renderer:
     def assign(self, inst: Instruction, exprs: list[str]) -> None:
         for name, e in zip(self.result_names(inst), exprs, strict=True):
             self.emit(f"{name} = {e};")
+
+    printf_context = "sgc"  # sg_printf's first argument (prelude.cuh): the calling thread's
+
+    def printf_site(self, inst: Instruction, types: tuple[Type, ...]) -> int:
+        """A new call site's number (clower.printf; a function rendered again drops the
+        sites of its first rendering, ``_function_text``)."""
+        self.printf_sites.append(types)
+        return len(self.printf_sites) - 1
 
     # -- module ----------------------------------------------------------------
     def render(self) -> tuple[str, dict[str, KernelInfo]]:

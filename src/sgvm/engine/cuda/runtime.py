@@ -35,12 +35,12 @@ from ...runtime.memory import Allocation
 from ...runtime.ndrange import NDRange
 from ...spirv import Module
 from ..clower import ctypes_ as C
+from ..clower import printf as P
 from ..common import limits
 from ..common import types as T
 from ..common.per_module import PerModule
 from . import bounds
 from . import packed as packing
-from . import printf as P
 from .images import Descriptors
 from .mirrors import LOCK, MIRRORS, cupy
 from .render import KernelInfo, Renderer
@@ -312,7 +312,7 @@ def _pack(plan: _Plan, kernel: str, args: Sequence[KernelArg], labels: Sequence[
     if dyn > 64 * 1024:
         raise LogicError(f"kernel '{kernel}' needs {dyn} bytes of local memory, the device has "
                          "65536", "CL_OUT_OF_RESOURCES")
-    records = P.buffer(cupy()) if info.printf_sites else None
+    records = cupy().asarray(P.buffer()) if info.printf_sites else None
     pf = np.uint64(records.data.ptr) if records is not None else _NULL
     if checked:
         regions += plan.globals

@@ -7,9 +7,9 @@ compiled by the bundled clang (``compile``), run on a thread pool (docs/native.m
 * Checks (``SGVM_BOUNDS``, default 1): every global, constant and local access is
   bounds- and alignment-checked and the step budget counts block executions per
   work-group; ``SGVM_BOUNDS=0`` compiles them out.
-* What the renderer does not support (``UnsupportedError`` while rendering: images,
-  printf, function calls, program-scope variables …), launches with observers and
-  launches under an implementation-defined variant other than sgvm's own
+* What the renderer does not support (``UnsupportedError`` while rendering: image block
+  IO, program-scope variables holding pointers, printf's value read …), launches with
+  observers and launches under an implementation-defined variant other than sgvm's own
   (``runtime.variant``) run on the NumPy engine; the first time a kernel does, one line
   on stderr says why.
 """
@@ -35,6 +35,7 @@ from ...spirv import Module
 from .. import backend as backends
 from ..backend import Backend, LaunchRequest, LaunchResult
 from ..clower import ctypes_ as C
+from ..clower import printf
 from ..common import faults, limits
 from ..common import types as T
 from ..cpu.arenas import groups_per_batch
@@ -55,7 +56,7 @@ _BITS = {1: np.uint8, 2: np.uint16, 4: np.uint32, 8: np.uint64}
 # fault, steps, local_bytes, checks | nlobj << 32, npobj (and padding), lobj, pobj, pslot,
 # preg, nparams, wg; the pointers' words (rng, fault, lobj, pobj, preg) are set once the
 # array holding them is made
-_CTX = 25
+_CTX = 26
 _CTX_POINTERS = [13, 14, 19, 20, 22]
 
 
@@ -219,6 +220,7 @@ def _run(lib: Any, info: KernelInfo, request: LaunchRequest, checked: bool, W: i
     regions: list[faults.Region] = []
     owners: dict[tuple[str, int], Any] = {}  # a fault's slot (KernelInfo.slots) → its object
     keep: list[Any] = []
+    objects: dict[int, np.ndarray] = {}  # start address → contents (printf's strings)
     local = info.local_bytes
     local_objects = list(info.local_objects)
     # per parameter, then per program-scope variable: its object [start, size, read-only]
@@ -239,6 +241,7 @@ def _run(lib: Any, info: KernelInfo, request: LaunchRequest, checked: bool, W: i
             if arg.offset > size:
                 raise LogicError(f"argument '{label}': offset past the buffer", "CL_INVALID_ARG_VALUE")
             base = data.ctypes.data
+            objects[base] = data
             words.append(base + arg.offset)
             regions.append(faults.Region(base, size, ro,
                                          f"{label} (buffer '{a.name}')" if a.name else label))
@@ -262,6 +265,7 @@ def _run(lib: Any, info: KernelInfo, request: LaunchRequest, checked: bool, W: i
             a = allocation(int(prog.template[vid]) >> OFFSET_BITS)
             assert a is not None
             base = a.data.ctypes.data
+            objects[base] = a.data
             words.append(base)
             j = 3 * (len(info.params) + k)
             preg[j:j + 3] = (base, a.size, int(a.read_only))
@@ -292,10 +296,13 @@ def _run(lib: Any, info: KernelInfo, request: LaunchRequest, checked: bool, W: i
     buf = np.array([*nd.local_size, *nd.global_offset, *nd.global_size, *ngr,
                     nd.work_dim | len(regions) << 32, 0, 0, steps, local,
                     int(checked) | len(local_objects) << 32, len(info.private_objects), 0, 0,
-                    info.private_bytes, 0, len(info.params), W,
+                    info.private_bytes, 0, len(info.params), W, 0,
                     *words, *preg, *table, *lobj, *pobj, 0, 0, 0, 0], np.uint64)
     ctx_p = buf.ctypes.data
     buf[_CTX_POINTERS] = [ctx_p + 8 * at for at in (at_rng, at_rec, at_lobj, at_pobj, at_preg)]
+    records = printf.buffer() if info.printf_sites else None
+    if records is not None:
+        buf[_CTX - 1] = records.ctypes.data
     record = buf[at_rec:]
     args_p = ctx_p + 8 * _CTX
     total = ngr[0] * ngr[1] * ngr[2] // W
@@ -322,7 +329,10 @@ def _run(lib: Any, info: KernelInfo, request: LaunchRequest, checked: bool, W: i
     if any(codes):
         raise UnsupportedError(f"kernel '{request.kernel}': native code stopped with status "
                                f"{max(codes)}")
-    return LaunchResult(batches=len(chunks), seconds=time.perf_counter() - request.t0)
+    result = LaunchResult(batches=len(chunks), seconds=time.perf_counter() - request.t0)
+    if records is not None:  # strings: the module's constants and the buffers, as they are now
+        result.printf = printf.format_records(records, info.printf_sites, objects)
+    return result
 
 
 _PREPARED: dict[tuple[int, str], Any] = {}

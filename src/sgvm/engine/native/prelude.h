@@ -35,6 +35,7 @@ struct SgCtx {
   const u64 *preg;  // per parameter, then per program-scope variable: [start, size, read-only]
   u64 nparams;      // (__local parameters: [0, size, 0]; other non-pointers: zeros)
   u64 wg;           // work-groups run together, consecutive in dimension 0 (regions.groups)
+  u64 *pf;          // printf records [words used, capacity, records…] (clower/printf.py) or 0
 };
 
 // Merge blocks run fused (merge.py) by this library's calls so far: the tests read it.
@@ -73,6 +74,20 @@ SG_FN u64 sg_linear_gid(const SgGroup &g, u32 l) {
   u64 y = g.gid[1] * c->enq[1] + g.lid[1][l];
   u64 z = g.gid[2] * c->enq[2] + g.lid[2][l];
   return x + y * c->gsize[0] + z * c->gsize[0] * c->gsize[1];
+}
+
+// One printf call's record: [global linear id, call site, format, argument leaves…] at a
+// position an atomic hands out (a lane's records keep its program order; clower/printf.py).
+static __attribute__((noinline)) void sg_printf(const SgGroup &g, u32 l, u32 site, u32 n,
+                                                const u64 *v) {
+  u64 *pf = g.c->pf;
+  if (!pf) return;
+  u64 words = 2 + n, pos = __atomic_fetch_add(pf, words, __ATOMIC_RELAXED);
+  if (pos + words > pf[1]) return;
+  u64 *rec = pf + 2 + pos;
+  rec[0] = sg_linear_gid(g, l);
+  rec[1] = site;
+  for (u32 k = 0; k < n; k++) rec[2 + k] = v[k];
 }
 
 // Whether [a, a + n) lies inside one of the objects [off, off + size) of `obj`.

@@ -30,7 +30,7 @@ from dataclasses import dataclass, field
 from ...errors import UnsupportedError
 from ...spirv import Block, Function, Instruction, Module, Type
 from ..clower import ctypes_ as C
-from ..clower import dot, ext, ops, spec_ops  # noqa: F401  (dot registers into ops.OPS)
+from ..clower import dot, ext, ops, printf, spec_ops  # noqa: F401  (dot registers into ops.OPS)
 from ..common import types as T
 from ..common.block_order import block_order
 from ..common.constants import constant_sampler
@@ -73,6 +73,7 @@ class KernelInfo:
     arg_words: int = 0  # 64-bit words of the argument block
     # program-scope variables the kernel uses, their addresses after the parameters' words
     globals: list[int] = field(default_factory=list)
+    printf_sites: list[tuple[Type, ...]] = field(default_factory=list)  # clower.printf
     # work-groups may run together as one (regions.groupable): the launcher chooses how many
     groupable: bool = False
     # the object of each slot a fault record names (checks.Origins): ("param", index),
@@ -93,7 +94,9 @@ class Renderer:
         self.together = together  # code for work-groups run together (regions.groups)
         self.builtins = module.builtin_variables()
         self.ops = dict(ops.OPS) | non_uniform.LANE_OPS
-        self.ext = {k: v for k, v in ext.EXT.items() if k not in segmentation.UNSUPPORTED_EXT}
+        self.ext = {**ext.EXT, **printf.EXT}
+        self.printf_sites: list[tuple[Type, ...]] = []  # argument types per printf call
+        self.printf_index: dict[int, int] = {}  # printf instruction → its site
         self.lines: list[str] = []
         self.storage: dict[int, str] = {}  # value id → "lane" | "sg" | "sub" | "own" | "local" | "remat" | "wg"
         self.local_offsets: dict[int, int] = {}
@@ -193,6 +196,21 @@ class Renderer:
         for name, e in zip(self.result_names(inst), exprs, strict=True):
             self.emit(f"{name} = {e};")
 
+    printf_context = "sg_g, l"  # sg_printf's first arguments (prelude.h): the calling lane
+
+    def printf_site(self, inst: Instruction, types: tuple[Type, ...]) -> int:
+        """The call site's number, the same each time the call is rendered (a block has
+        several loops). The value printf returns is rendered as 0: a kernel that reads it
+        runs on the NumPy engine, where an invalid format returns -1."""
+        site = self.printf_index.get(inst.result_id)
+        if site is None:
+            f = self.m.functions[self.kernel_function]
+            if any(inst.result_id in i.ids() for b in f.blocks for i in b.instructions):
+                raise UnsupportedError("native backend: a kernel reading printf's value")
+            site = self.printf_index[inst.result_id] = len(self.printf_sites)
+            self.printf_sites.append(types)
+        return site
+
     def guard(self, ptr: int, p: str, nbytes: int | str, align: int, kind: int) -> str:
         sc = self.type_of(ptr).storage_class
         if not self.bounds:
@@ -250,7 +268,8 @@ class Renderer:
     def _kernel(self, fid: int, name: str, symbol: str) -> tuple[KernelInfo, str]:
         f = self.m.functions[fid]
         info = KernelInfo(name, symbol)
-        self.symbol = symbol
+        self.symbol, self.kernel_function = symbol, fid
+        self.printf_sites, self.printf_index = info.printf_sites, {}
         self.storage, self.params, self.private, self.local_offsets = {}, {}, {}, {}
         self.globals: dict[int, int] = {}  # program-scope variable → its argument word
         self._local_layout(name, info)

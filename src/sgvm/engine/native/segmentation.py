@@ -29,7 +29,7 @@ WRITES = {"OpStore", "OpCopyMemory", "OpCopyMemorySized"}
 EXT_WRITES = {"vstore_half", "vstore_halfn", "vstorea_halfn", "vstoren", "frexp", "modf",
               "sincos", "fract", "lgamma_r", "remquo"}
 EXT_READS = {"vloadn", "vload_half", "vload_halfn", "vloada_halfn"}
-UNSUPPORTED_EXT = {"printf"}
+OUTPUT_EXT = {"printf"}  # no memory a lane sees, but never computed twice or moved
 
 
 @dataclass
@@ -58,8 +58,6 @@ def memory(r, inst: Instruction) -> tuple[bool, bool]:
         return False, True
     if o == "OpExtInst":
         name = inst.ext_opname or ""
-        if name in UNSUPPORTED_EXT:
-            raise UnsupportedError(f"native backend: OpenCL.std {name}")
         ptrs = [i for i in inst.ids()[1:] if r.m.type_of(i) is not None
                 and r.type_of(i).op == "Pointer"] if name in EXT_READS | EXT_WRITES else []
         if name in EXT_READS:
@@ -164,7 +162,7 @@ def sink(r, blocks: list[Block], segments: list[list[Segment]]) -> dict[int, int
 
 
 def _pure(r, f: Function) -> dict[int, Instruction]:
-    r.impure = COLLECTIVE | EXT_READS | EXT_WRITES | UNSUPPORTED_EXT
+    r.impure = COLLECTIVE | EXT_READS | EXT_WRITES | OUTPUT_EXT
     # a block's work-group scalars keep their values through its lane loops (scalars.py:
     # computed before them, their phis copied after): a value computed from them is the
     # same in every segment of the block, computed again there (classify)

@@ -1,60 +1,61 @@
-"""printf on the GPU: the kernel appends records to a device buffer, the host formats them.
+"""printf in compiled code: the kernel appends records to a buffer, the host formats them.
 
 Each call writes ``[global linear id, call site, format pointer, argument leaves…]``
-(one 64-bit word each, ``sg_printf`` in prelude.cuh) at a position an atomic hands
-out, so one work-item's records keep its program order. The host sorts them by
-global linear id (stably) and formats each with the CPU engine's ``format_printf``
-from the argument types of its call site, which gives the CPU device's output
-exactly (OpenCL C 2.0 s6.13.13 leaves the order between work-items open; sgvm uses
-work-item order on both devices). Strings (the format, ``%s`` arguments) are the
-module's constant ``i8`` arrays, found by their device addresses.
+(one 64-bit word each, ``sg_printf`` in each target's prelude) at a position an atomic
+hands out, so one work-item's records keep its program order. The host sorts them by
+global linear id (stably) and formats each with the NumPy engine's ``format_printf``
+from the argument types of its call site, which gives the NumPy engine's output exactly
+(OpenCL C 2.0 s6.13.13 leaves the order between work-items open; sgvm uses work-item
+order on every device). Strings (the format, ``%s`` arguments) are read from the objects
+the launch knows (``strings``: start address → contents): the module's constant ``i8``
+arrays, and on the CPU its buffers too.
+
+A target's renderer provides ``printf_site(inst, types)`` (the call site's number) and
+``printf_context`` (the C arguments before the site that say which work-item calls).
 """
 
 from __future__ import annotations
 
 import warnings
+from collections.abc import Mapping
 from typing import Any
 
 import numpy as np
 
 from ...spirv import Instruction, Type
-from ..clower import ctypes_ as C
 from ..common import types as T
 from ..common.printf import format_printf, parse_format
+from . import ctypes_ as C
 
 CAPACITY = 1 << 20  # record words per launch (8 MiB)
 
 
-def _render(r, inst: Instruction, ids: list[int]) -> None:
+def render(r: Any, inst: Instruction, ids: list[int]) -> None:
+    """One printf call: its record, and 0 (success) as its value."""
     fmt, args = ids[0], ids[1:]
-    site = len(r.printf_sites)
-    r.printf_sites.append(tuple(r.type_of(a) for a in args))
+    site = r.printf_site(inst, tuple(r.type_of(a) for a in args))
     words = [f"sg_bits({x})" for a in [fmt, *args] for x in r.leaves(a)]
     r.emit(f"{{ u64 pv_[{len(words)}] = {{{', '.join(words)}}}; "
-           f"sg_printf(sgc, {site}u, {len(words)}u, pv_); }}")
+           f"sg_printf({r.printf_context}, {site}u, {len(words)}u, pv_); }}")
     r.assign(inst, ["0u"])
 
 
-EXT = {"printf": _render}
+EXT = {"printf": render}
 
 
-def buffer(cupy: Any) -> Any:
-    """A fresh device record buffer: [words used, capacity, records…]."""
-    buf = cupy.zeros(2 + CAPACITY, dtype=cupy.uint64)
-    buf[1] = CAPACITY
-    return buf
-
-
-def _string(ptr: int, strings: dict[int, bytes]) -> str:
+def _string(ptr: int, strings: Mapping[int, bytes | np.ndarray]) -> str:
     for start, data in strings.items():
         if start <= ptr < start + len(data):
             rest = data[ptr - start:]
+            if isinstance(rest, np.ndarray):
+                end = np.flatnonzero(rest == 0)
+                rest = bytes(rest[: end[0] if len(end) else len(rest)])
             return rest.split(b"\0")[0].decode("latin-1")
     raise ValueError(f"printf: {ptr:#x} is no constant string")
 
 
 def _value(words: np.ndarray, t: Type) -> Any:
-    """The argument of type ``t`` from its leaf words, as the CPU engine holds it."""
+    """The argument of type ``t`` from its leaf words, as the NumPy engine holds it."""
     lt = C.leaf_types(t)
     dt = T.dtype_of(lt[0]) if lt[0].op != "Pointer" else np.dtype(np.uint64)
     raw = words[: len(lt)].astype(f"u{dt.itemsize}").view(dt)
@@ -62,8 +63,8 @@ def _value(words: np.ndarray, t: Type) -> Any:
 
 
 def format_records(records: np.ndarray, sites: list[tuple[Type, ...]],
-                   strings: dict[int, bytes]) -> str:
-    """The output of a launch from its record words (``strings``: device address → bytes)."""
+                   strings: Mapping[int, bytes | np.ndarray]) -> str:
+    """The output of a launch from its record words: ``[words used, capacity, records…]``."""
     used = int(records[0])
     words = records[2:2 + min(used, CAPACITY)]
     if used > CAPACITY:
@@ -94,3 +95,10 @@ def format_records(records: np.ndarray, sites: list[tuple[Type, ...]],
             continue
     out.sort(key=lambda x: x[0])
     return "".join(s for _, s in out)
+
+
+def buffer(capacity: int = CAPACITY) -> np.ndarray:
+    """A fresh host record buffer: [words used, capacity, records…]."""
+    buf = np.zeros(2 + capacity, np.uint64)
+    buf[1] = capacity
+    return buf
