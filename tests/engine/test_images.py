@@ -18,12 +18,14 @@ R_S16 = cl.ImageFormat(CO.R, CT.SIGNED_INT16)
 RG_U32 = cl.ImageFormat(CO.RG, CT.UNSIGNED_INT32)
 
 
-@pytest.fixture(scope="module")
-def ctx() -> cl.Context:
+@pytest.fixture
+def ctx(backend) -> cl.Context:
+    """A context on the variant's device (``SGVM_DEVICE``, set by the ``backend`` fixture;
+    one per module ran every variant on the device of the first)."""
     return cl.create_some_context(interactive=False)
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture
 def queue(ctx: cl.Context) -> cl.CommandQueue:
     return cl.CommandQueue(ctx)
 

@@ -7,8 +7,8 @@ compiled by the bundled clang (``compile``), run on a thread pool (docs/native.m
 * Checks (``SGVM_BOUNDS``, default 1): every global, constant and local access is
   bounds- and alignment-checked and the step budget counts block executions per
   work-group; ``SGVM_BOUNDS=0`` compiles them out.
-* What the renderer does not support (``UnsupportedError`` while rendering: image block
-  IO, program-scope variables holding pointers, printf's value read …), launches with
+* What the renderer does not support (``UnsupportedError`` while rendering: images,
+  program-scope variables holding pointers, printf's value read …), launches with
   observers and launches under an implementation-defined variant other than sgvm's own
   (``runtime.variant``) run on the NumPy engine; the first time a kernel does, one line
   on stderr says why.
