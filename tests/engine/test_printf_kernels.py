@@ -9,8 +9,9 @@ import numpy as np
 import pytest
 
 from sgvm.engine.native.backend import fallback_reason
+from sgvm.errors import UnsupportedError
 
-from .harness import OPTS, build, run
+from .harness import OPTS, build, on_cuda, run
 
 
 def _ran_natively(backend: str, module, kernel: str) -> None:
@@ -129,9 +130,14 @@ kernel void value(global int *out)
 
 def test_printf_value_read_by_the_kernel(backend) -> None:
     """OpenCL C 2.0 s6.13.13.3: printf returns 0 on success, -1 otherwise (an invalid
-    conversion). The native backend renders the value as 0, so a kernel reading it runs on
-    the NumPy engine and says why."""
+    conversion). Compiled code learns whether a format is valid only after the launch, so
+    a kernel reading the value runs on the NumPy engine natively, and is refused on CUDA
+    (which returned 0 for both before)."""
     module = build(VALUE, "-cl-std=CL2.0")
+    if on_cuda():
+        with pytest.raises(UnsupportedError, match="printf's value"):
+            run(module, "value", [np.full(8, 7, np.int32)], (8,), (4,))
+        return
     (out,), res = run(module, "value", [np.full(8, 7, np.int32)], (8,), (4,))
     np.testing.assert_array_equal(out, [-1, 0] * 4)
     assert res.printf == "".join(f"odd {i}\n" for i in range(1, 8, 2))

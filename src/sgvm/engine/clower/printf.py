@@ -10,7 +10,9 @@ order on every device). Strings (the format, ``%s`` arguments) are read from the
 the launch knows (``strings``: start address → contents): the module's constant ``i8``
 arrays, and on the CPU its buffers too.
 
-A target's renderer provides ``printf_site(inst, types)`` (the call site's number) and
+A kernel that reads the value printf returns is not rendered (``UnsupportedError``: the
+native backend runs it on the NumPy engine, the CUDA backend refuses it). A target's
+renderer provides ``printf_site(inst, types)`` (the call site's number) and
 ``printf_context`` (the C arguments before the site that say which work-item calls).
 """
 
@@ -22,6 +24,7 @@ from typing import Any
 
 import numpy as np
 
+from ...errors import UnsupportedError
 from ...spirv import Instruction, Type
 from ..common import types as T
 from ..common.printf import format_printf, parse_format
@@ -31,7 +34,13 @@ CAPACITY = 1 << 20  # record words per launch (8 MiB)
 
 
 def render(r: Any, inst: Instruction, ids: list[int]) -> None:
-    """One printf call: its record, and 0 (success) as its value."""
+    """One printf call: its record, and 0 (success) as its value. Whether a format is
+    valid is known only to the host's formatting, after the launch: a kernel that reads
+    the value (-1 for an invalid format) is not rendered."""
+    if any(inst.result_id in i.ids() for f in r.m.functions.values() for b in f.blocks
+           for i in b.instructions):
+        raise UnsupportedError(f"{r.target}: a kernel reading printf's value (0, or -1 "
+                               "for an invalid format, known only after the launch)")
     fmt, args = ids[0], ids[1:]
     site = r.printf_site(inst, tuple(r.type_of(a) for a in args))
     words = [f"sg_bits({x})" for a in [fmt, *args] for x in r.leaves(a)]
