@@ -68,3 +68,15 @@ def backend(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch):
               if key not in before and ("did not compile" in why or "native backend builds" in why)
               for kernel in key[1:]]
     assert not broken, f"the native backend's C++ did not build: {broken}"
+
+
+@pytest.fixture
+def runs_natively(backend):
+    """Fails a ``[native]`` variant where a kernel it launched ran on the NumPy engine for
+    any reason (modules whose kernels all run natively use it: ``pytestmark``)."""
+    from sgvm.engine.native import backend as native
+
+    before = set(native._ANNOUNCED)
+    yield
+    fell = {k: why for k, why in native._ANNOUNCED.items() if k not in before}
+    assert backend != "native" or not fell, f"ran on the NumPy engine: {list(fell.values())}"

@@ -17,6 +17,8 @@ from sgvm.runtime.images.enums import mem_object_type
 
 from .helpers import SIZES, build, run
 
+pytestmark = pytest.mark.usefixtures("runs_natively")  # images run natively since this round
+
 SUFFIX = {"uc": ("uchar", 1), "us": ("ushort", 2), "ui": ("uint", 4)}
 WIDTHS = {"uc": (1, 2, 4, 8, 16), "us": (1, 2, 4, 8, 16), "ui": (1, 2, 4, 8)}
 FORMATS = {1: channel_type.UNSIGNED_INT8, 2: channel_type.UNSIGNED_INT16,

@@ -5,14 +5,15 @@ A kernel with checks on guards every global, constant and local access: the addr
 lie in one of the launch's *regions* (buffer arguments' allocations, by-value copies,
 program-scope globals) or in the work-group's local memory, aligned as the NumPy engine
 requires. A faulting access is skipped (loads give 0); the work-item with the lowest
-global linear id records it in a four-word record ``[~linear id (0: none), lock,
-address, size | kind << 32 | why << 40 | slot << 48]`` (slot: on the native backend, 1 +
+global linear id records it in a seven-word record ``[~linear id (0: none), lock,
+address, size | kind << 32 | why << 40 | slot << 48, c0, c1, c2]`` (slot: on the native backend, 1 +
 the object slot the access's check tested, whose object the message names, 0 where none
 did; kind 0 load, 1 store, 2 atomic; why 1
 misaligned, 2 read-only, 3 out of bounds, + 4 when the address is an offset in local
 memory, + 32 when it is an offset in a work-item's private memory (native); 8 the step
-budget ran out; 16 OpUnreachable was reached). ``error`` turns the
-record into the NumPy engine's ``KernelMemoryError`` / ``KernelTimeout`` message.
+budget ran out; 16 OpUnreachable was reached; 64 (native) a write_image outside the image,
+whose handle is the address and coordinates c0-c2). ``error`` turns the record into the
+NumPy engine's ``KernelMemoryError`` / ``KernelTimeout`` message.
 """
 
 from __future__ import annotations
@@ -27,7 +28,8 @@ from . import limits
 
 _KINDS = ("load", "store", "atomic")
 _WHY = {1: "misaligned", 2: "read-only memory written:", 3: "out-of-bounds"}
-TIMEOUT, UNREACHABLE = 8, 16
+TIMEOUT, UNREACHABLE, IMAGE_WRITE = 8, 16, 64
+RECORD_WORDS = 7
 _FAR = 1 << 40  # further past a region's start than this: not that region's offset
 
 
@@ -52,6 +54,18 @@ def global_id(linear: int, nd: NDRange) -> tuple[int, ...]:
     gx, gy = nd.global_size[0], nd.global_size[1]
     ids = (linear % gx, linear // gx % gy, linear // (gx * gy))
     return tuple(int(i + o) for i, o in zip(ids, nd.global_offset, strict=True))[:nd.work_dim]
+
+
+def image_write_error(kernel: str, rec: np.ndarray, label: str, image: object,
+                      nd: NDRange) -> KernelMemoryError:
+    """The NumPy engine's message (``image_ops``) for a write_image outside ``image``
+    (``rec``: the fault record, its coordinates in words 4-6)."""
+    linear = int(~rec[0] & np.uint64((1 << 64) - 1))
+    coords = ", ".join(str(int(c)) for c in rec.view(np.int64)[4:4 + image.coord_count])
+    return KernelMemoryError(
+        f"kernel '{kernel}': write_image at coordinate ({coords}) outside {label} "
+        f"({' x '.join(map(str, image.shape))} texels) by work-item with global id "
+        f"{global_id(linear, nd)}")
 
 
 def error(kernel: str, rec: np.ndarray, regions: list[Region], local_bytes: int,

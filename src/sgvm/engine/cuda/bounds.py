@@ -24,7 +24,7 @@ import numpy as np
 from ...errors import KernelMemoryError, KernelTimeout
 from ...runtime import environment
 from ...runtime.ndrange import NDRange
-from ..common import limits
+from ..common import faults, limits
 
 ENV = "SGVM_CUDA_BOUNDS"
 _KINDS = ("load", "store", "atomic")
@@ -161,12 +161,7 @@ def error(kernel: str, rec: np.ndarray, regions: list[Region], local_bytes: int,
             f"work-item and function call (set SGVM_MAX_STEPS to raise it); first stopped: "
             f"work-item with global id {_gid(linear, nd)}")
     if why == _IMAGE_WRITE:
-        label, image = images[addr]
-        coords = ", ".join(str(int(c)) for c in rec.view(np.int64)[4:4 + image.coord_count])
-        return KernelMemoryError(
-            f"kernel '{kernel}': write_image at coordinate ({coords}) outside {label} "
-            f"({' x '.join(map(str, image.shape))} texels) by work-item with global id "
-            f"{_gid(linear, nd)}")
+        return faults.image_write_error(kernel, rec, *images[addr], nd)
     reason = _WHY[why & 3]
     if why & 4:
         off, name = addr, f"local allocation 'local' ({local_bytes} bytes)"

@@ -82,6 +82,8 @@ __device__ __noinline__ void sg_fault(u64 *fault, u64 id, u64 a, u32 n, u32 kind
   __threadfence();
   atomicExch((unsigned long long *)&fault[1], 0ULL);
 }
+// A write_image outside the image (engine/clower/images.h): why 16, the coordinates.
+#define SG_IMG_WRITE_FAULT(fault, id, h, c0, c1, c2) sg_fault(fault, id, h, 0, 1, 16, c0, c1, c2)
 // ---- step budget (docs/cuda.md, "Runaway kernels") --------------------------------
 // Each function call counts its loop back-edges (sg_n); past the budget the work-item
 // records why 8 (timeout) in the fault record, raises its block's abort flag and exits.

@@ -26,8 +26,9 @@ from .render_sched import Schedule, called, callees_first, targets
 # SubgroupEqMask ... SubgroupLtMask → sg_lane_mask's kind (non_uniform.cuh)
 LANE_MASKS = {"SubgroupEqMask": 0, "SubgroupGeMask": 1, "SubgroupGtMask": 2, "SubgroupLeMask": 3,
               "SubgroupLtMask": 4}
-PRELUDE = "".join(Path(__file__).with_name(f).read_text()
-                  for f in ("prelude.cuh", "non_uniform.cuh", "images.cuh"))
+PRELUDE = "".join(p.read_text() for p in (
+    *(Path(__file__).with_name(f) for f in ("prelude.cuh", "non_uniform.cuh")),
+    Path(__file__).parents[1] / "clower" / "images.h", Path(__file__).with_name("images.cuh")))
 BUILTIN_DIMS = ("GlobalInvocationId", "LocalInvocationId", "WorkgroupId", "WorkgroupSize",
                 "EnqueuedWorkgroupSize", "GlobalSize", "NumWorkgroups", "GlobalOffset")
 
@@ -133,6 +134,7 @@ class Renderer:
             self.emit(f"{name} = {e};")
 
     printf_context = "sgc"  # sg_printf's first argument (prelude.cuh): the calling thread's
+    image_fault = "sgc.fault, sg_global_linear(sgc)"  # sg_img_write's record (clower/images.py)
 
     def printf_site(self, inst: Instruction, types: tuple[Type, ...]) -> int:
         """A new call site's number (clower.printf; a function rendered again drops the

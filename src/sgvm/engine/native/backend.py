@@ -7,8 +7,8 @@ compiled by the bundled clang (``compile``), run on a thread pool (docs/native.m
 * Checks (``SGVM_BOUNDS``, default 1): every global, constant and local access is
   bounds- and alignment-checked and the step budget counts block executions per
   work-group; ``SGVM_BOUNDS=0`` compiles them out.
-* What the renderer does not support (``UnsupportedError`` while rendering: images,
-  program-scope variables holding pointers, printf's value read …), launches with
+* What the renderer does not support (``UnsupportedError`` while rendering: program-scope
+  variables holding pointers, printf's value read …), launches with
   observers and launches under an implementation-defined variant other than sgvm's own
   (``runtime.variant``) run on the NumPy engine; the first time a kernel does, one line
   on stderr says why.
@@ -28,7 +28,7 @@ from typing import Any
 import numpy as np
 
 from ...errors import BuildError, KernelMemoryError, LogicError, UnsupportedError
-from ...runtime.args import BufferArg, LocalArg, NullArg, ValueArg
+from ...runtime.args import BufferArg, ImageArg, LocalArg, NullArg, SamplerArg, ValueArg
 from ...runtime.memory import OFFSET_BITS, allocation
 from ...runtime.variant import Variant
 from ...spirv import Module
@@ -38,6 +38,7 @@ from ..clower import ctypes_ as C
 from ..clower import printf
 from ..common import faults, limits
 from ..common import types as T
+from ..common.image_descriptor import host_descriptor
 from ..cpu.arenas import groups_per_batch
 from ..cpu.program import program_for
 from . import compile as compiler
@@ -198,11 +199,13 @@ class NativeBackend(Backend):
     @staticmethod
     def _check_args(request: LaunchRequest, info: KernelInfo) -> None:
         for (kind, _), arg in zip(info.params, request.args, strict=True):
-            ok = isinstance(arg, LocalArg) if kind == "local" else \
-                isinstance(arg, (BufferArg, NullArg, ValueArg)) if kind == "ptr" else \
-                isinstance(arg, ValueArg)
+            ok = isinstance(arg, _ARG_CLASSES.get(kind, ValueArg))
             if not ok:
                 raise UnsupportedError(f"a {type(arg).__name__} argument")
+
+
+_ARG_CLASSES = {"local": LocalArg, "ptr": (BufferArg, NullArg, ValueArg), "image": ImageArg,
+                "sampler": SamplerArg}  # per parameter kind (render._PARAM_KINDS)
 
 
 def _reason(e: Exception) -> str:
@@ -221,6 +224,7 @@ def _run(lib: Any, info: KernelInfo, request: LaunchRequest, checked: bool, W: i
     owners: dict[tuple[str, int], Any] = {}  # a fault's slot (KernelInfo.slots) → its object
     keep: list[Any] = []
     objects: dict[int, np.ndarray] = {}  # start address → contents (printf's strings)
+    images: dict[int, tuple[str, Any]] = {}  # descriptor address → (label, image)
     local = info.local_bytes
     local_objects = list(info.local_objects)
     # per parameter, then per program-scope variable: its object [start, size, read-only]
@@ -249,6 +253,13 @@ def _run(lib: Any, info: KernelInfo, request: LaunchRequest, checked: bool, W: i
             preg[3 * i:3 * i + 3] = (base, size, int(ro))
         elif isinstance(arg, NullArg):
             words.append(0)
+        elif isinstance(arg, ImageArg):
+            desc = host_descriptor(arg.image)
+            keep.append(desc)
+            words.append(desc.ctypes.data)
+            images[desc.ctypes.data] = (label, arg.image)
+        elif isinstance(arg, SamplerArg):
+            words.append(int(arg.sampler.literal))
         elif kind == "ptr":  # a struct passed by value: a private read-only copy
             data = np.frombuffer(bytes(arg.data), np.uint8).copy()
             keep.append(data)
@@ -297,7 +308,7 @@ def _run(lib: Any, info: KernelInfo, request: LaunchRequest, checked: bool, W: i
                     nd.work_dim | len(regions) << 32, 0, 0, steps, local,
                     int(checked) | len(local_objects) << 32, len(info.private_objects), 0, 0,
                     info.private_bytes, 0, len(info.params), W, 0,
-                    *words, *preg, *table, *lobj, *pobj, 0, 0, 0, 0], np.uint64)
+                    *words, *preg, *table, *lobj, *pobj, *[0] * faults.RECORD_WORDS], np.uint64)
     ctx_p = buf.ctypes.data
     buf[_CTX_POINTERS] = [ctx_p + 8 * at for at in (at_rng, at_rec, at_lobj, at_pobj, at_preg)]
     records = printf.buffer() if info.printf_sites else None
@@ -322,7 +333,7 @@ def _run(lib: Any, info: KernelInfo, request: LaunchRequest, checked: bool, W: i
         owners.update((("local", o[1]), o) for o in local_objects)
         owner = owners.get(info.slots[(int(record[3]) >> 48) - 1]) if int(record[3]) >> 48 else None
         own = _error(request.kernel, record, regions, local_objects, info.private_objects, nd,
-                     owner)
+                     owner, images)
         if isinstance(own, KernelMemoryError):
             _explain(request)  # the reference engine's account of the same fault, if it sees it
         raise own
@@ -376,7 +387,8 @@ def _explain(request: LaunchRequest) -> None:
 
 def _error(kernel: str, rec: np.ndarray, regions: list[faults.Region],
            local_objects: list[tuple[str, int, int]], private_objects: list[tuple[str, int, int]],
-           nd: Any, known: Any = None) -> Exception:
+           nd: Any, known: Any = None, images: dict[int, tuple[str, Any]] | None = None
+           ) -> Exception:
     """The NumPy engine's ``KernelMemoryError`` for fault record ``rec`` (engine/common/faults.py
     has the layout): the object an access fell outside of is the one its pointer came from
     where the check knew it (``known``: a region, or a local object's (label, offset, size)),
@@ -384,6 +396,9 @@ def _error(kernel: str, rec: np.ndarray, regions: list[faults.Region],
     the work-group's or work-item's own copy for local and private objects)."""
     info = int(rec[3])
     why = (info >> 40) & 0xFF
+    if why == faults.IMAGE_WRITE:
+        assert images is not None
+        return faults.image_write_error(kernel, rec, *images[int(rec[2])], nd)
     if why in (faults.TIMEOUT, faults.UNREACHABLE):
         return faults.error(kernel, rec, regions, 0, nd, "block executions per work-group")
     nbytes, what = info & 0xFFFFFFFF, ("load", "store", "atomic")[(info >> 32) & 0xFF]

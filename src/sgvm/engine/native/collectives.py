@@ -261,7 +261,41 @@ def _block_io(r, inst: Instruction, k: int) -> None:
     _loop(r, SUBGROUP, k, body)
 
 
-_RENDER = {**dict.fromkeys(_ARITH, _arith), "OpGroupAll": _all_any, "OpGroupAny": _all_any,
+# sub-group image block IO (cl_intel_subgroups) and media block IO (cl_intel_media_block_io):
+# the helper of engine/clower/images.h, a write?, a media block (width and height operands)?
+IMAGE_BLOCKS = {"OpSubgroupImageBlockReadINTEL": ("sg_img_block_read", False, False),
+                "OpSubgroupImageBlockWriteINTEL": ("sg_img_block_write", True, False),
+                "OpSubgroupImageMediaBlockReadINTEL": ("sg_media_block_read", False, True),
+                "OpSubgroupImageMediaBlockWriteINTEL": ("sg_media_block_write", True, True)}
+
+
+def _image_block(r, inst: Instruction, k: int) -> None:
+    """The byte coordinate (and a media block's width and height) of the sub-group's first
+    active lane; each active lane moves its own elements, its sub-group local id its lane
+    (semantics.image_block_coords, semantics.media_block_coords: images.h has the rules)."""
+    fn, write, media = IMAGE_BLOCKS[inst.opname]
+    args = ids(inst)
+    data = args[4 if media else 2] if write else None
+    lts = C.leaf_types(r.type_of(data) if data is not None else r.rtype(inst))
+    ct, n = C.scalar_ctype(lts[0]), len(lts)
+    x, y = at(r, args[1], "first")[:2]
+    head = f"const u64 h_ = (u64){at(r, args[0], 'first')[0]}; " \
+           f"const s64 x_ = (s64)(s32){x}, y_ = (s64)(s32){y};"
+    call = "h_, x_, y_"
+    if media:
+        w, hh = at(r, args[2], "first")[0], at(r, args[3], "first")[0]
+        head += f" s64 w_ = (s64)(s32){w}, hh_ = (s64)(s32){hh}; if (w_ < 1) w_ = 1;"
+        call += ", w_, hh_"
+    if data is not None:
+        move = f"{ct} b_[{n}] = {{{', '.join(r.leaves(data))}}}; {fn}<{ct}, {n}>({call}, l - g0, b_);"
+    else:
+        move = f"{ct} b_[{n}]; {fn}<{ct}, {n}>({call}, l - g0, b_); " + " ".join(
+            f"{name} = b_[{i}];" for i, name in enumerate(r.result_names(inst)))
+    _loop(r, SUBGROUP, k, [head, "for (u32 l = g0; l < g1; l++) if (SG_ACT(l)) {", "  " + move,
+                           "}"])
+
+
+_RENDER = {**dict.fromkeys(_ARITH, _arith), **dict.fromkeys(IMAGE_BLOCKS, _image_block), "OpGroupAll": _all_any, "OpGroupAny": _all_any,
            "OpGroupBroadcast": _broadcast, **dict.fromkeys(SHUFFLES, _shuffle),
            "OpSubgroupBlockReadINTEL": _block_io,
            "OpSubgroupBlockWriteINTEL": _block_io}

@@ -24,7 +24,7 @@ struct SgCtx {
   u64 enq[3], goff[3], gsize[3], ngr[3];
   u32 dim, nrng;
   const u64 *rng;   // [start, size | read-only << 63] per region (buffers, by-value copies)
-  u64 *fault;       // [~linear id of the lowest faulting work-item (0: none), lock, address, info]
+  u64 *fault;       // [~id of the lowest faulting work-item (0: none), lock, address, info, c0-c2]
   u64 steps;        // the step budget: block executions per work-group
   u64 local_bytes;  // bytes of local memory per work-group
   u32 checks;       // bounds checks and the step budget on
@@ -43,7 +43,8 @@ extern "C" { u64 sg_merged_runs = 0, sg_joined_runs = 0; }
 extern "C" { u64 sg_looped_runs = 0; }
 
 // ---- faults (the CUDA backend's record layout: engine/common/faults.py reads it) ------
-SG_FN void sg_fault(u64 *fault, u64 id, u64 a, u32 n, u32 kind, u32 why, u32 slot = 0) {
+SG_FN void sg_fault(u64 *fault, u64 id, u64 a, u32 n, u32 kind, u32 why, u32 slot = 0,
+                    s64 c0 = 0, s64 c1 = 0, s64 c2 = 0) {
   u64 key = ~id, old = __atomic_load_n(fault, __ATOMIC_RELAXED);
   while (old < key && !__atomic_compare_exchange_n(fault, &old, key, true, __ATOMIC_ACQ_REL,
                                                    __ATOMIC_RELAXED)) {}
@@ -54,9 +55,14 @@ SG_FN void sg_fault(u64 *fault, u64 id, u64 a, u32 n, u32 kind, u32 why, u32 slo
   if (__atomic_load_n(fault, __ATOMIC_RELAXED) == key) {
     fault[2] = a;
     fault[3] = n | (u64)kind << 32 | (u64)why << 40 | (u64)slot << 48;
+    fault[4] = (u64)c0; fault[5] = (u64)c1; fault[6] = (u64)c2;
   }
   __atomic_store_n(&fault[1], 0ULL, __ATOMIC_RELEASE);
 }
+
+// A write_image outside the image (engine/clower/images.h): why 64, the image's handle
+// and the coordinates.
+#define SG_IMG_WRITE_FAULT(fault, id, h, c0, c1, c2) sg_fault(fault, id, h, 0, 1, 64, 0, c0, c1, c2)
 
 // Per work-group state the memory checks need (set by the kernel function per group).
 struct SgGroup {

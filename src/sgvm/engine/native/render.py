@@ -30,7 +30,7 @@ from dataclasses import dataclass, field
 from ...errors import UnsupportedError
 from ...spirv import Block, Function, Instruction, Module, Type
 from ..clower import ctypes_ as C
-from ..clower import dot, ext, ops, printf, spec_ops  # noqa: F401  (dot registers into ops.OPS)
+from ..clower import dot, ext, images, ops, printf, spec_ops  # noqa: F401  (dot: into ops.OPS)
 from ..common import types as T
 from ..common.block_order import block_order
 from ..common.constants import constant_sampler
@@ -81,6 +81,12 @@ class KernelInfo:
     slots: list[tuple[str, int]] = field(default_factory=list)
 
 
+# parameter kinds by type (the launcher's words): pointers, images (a descriptor's
+# address, engine/common/image_descriptor.py), samplers (the sampler_t literal); others
+# are values
+_PARAM_KINDS = {"Pointer": "ptr", "Image": "image", "Sampler": "sampler"}
+
+
 class Renderer:
     """Renders the kernels of one module for one sub-group size; see the module docstring."""
 
@@ -93,7 +99,7 @@ class Renderer:
         self.bounds = bounds
         self.together = together  # code for work-groups run together (regions.groups)
         self.builtins = module.builtin_variables()
-        self.ops = dict(ops.OPS) | non_uniform.LANE_OPS
+        self.ops = dict(ops.OPS) | non_uniform.LANE_OPS | images.OPS
         self.ext = {**ext.EXT, **printf.EXT}
         self.printf_sites: list[tuple[Type, ...]] = []  # argument types per printf call
         self.printf_index: dict[int, int] = {}  # printf instruction → its site
@@ -197,6 +203,7 @@ class Renderer:
             self.emit(f"{name} = {e};")
 
     printf_context = "sg_g, l"  # sg_printf's first arguments (prelude.h): the calling lane
+    image_fault = "sgc->fault, sg_linear_gid(sg_g, l)"  # sg_img_write's record (clower/images.py)
 
     def printf_site(self, inst: Instruction, types: tuple[Type, ...]) -> int:
         """The call site's number, the same each time the call is rendered (a block has
@@ -292,7 +299,7 @@ class Renderer:
                 head.append(f"  {ct} {n} = sg_from_bits<{ct}>(sg_args[{word}]);" if x.op != "Bool"
                             else f"  bool {n} = sg_args[{word}] != 0;")
                 word += 1
-            info.params.append(("value" if t.op != "Pointer" else "ptr", t))
+            info.params.append((_PARAM_KINDS.get(t.op, "value"), t))
         for vid in sorted(self.m.entry_point_variables(name)):
             var = self.m.variables.get(vid)
             if var is None or vid in self.builtins or var.storage_class == "Workgroup":
@@ -572,7 +579,9 @@ class Renderer:
 def _read_prelude() -> str:
     from pathlib import Path
 
-    return Path(__file__).with_name("prelude.h").read_text()
+    here = Path(__file__)
+    return here.with_name("prelude.h").read_text() + \
+        (here.parents[1] / "clower" / "images.h").read_text()
 
 
 PRELUDE = _read_prelude()

@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from ...errors import UnsupportedError
 from ...spirv import Block, Function, Instruction
 from . import lanes, non_uniform
+from .collectives import IMAGE_BLOCKS
 
 IGNORED = ("OpLoopMerge", "OpSelectionMerge", "OpLine", "OpNoLine", "OpLifetimeStart",
            "OpLifetimeStop", "OpNop", "OpMemoryNamedBarrier", "OpMemoryBarrier", "OpPhi")
@@ -25,11 +26,14 @@ COLLECTIVE = {"OpGroupIAdd", "OpGroupFAdd", "OpGroupSMin", "OpGroupUMin", "OpGro
               "OpSubgroupShuffleUpINTEL", "OpSubgroupShuffleXorINTEL",
               "OpSubgroupBlockReadINTEL", "OpSubgroupBlockWriteINTEL", "OpControlBarrier"}
 COLLECTIVE |= set(non_uniform.COLLECTIVES)  # cl_khr_subgroup_* (non_uniform.py)
+COLLECTIVE |= set(IMAGE_BLOCKS)  # sub-group image and media block IO (collectives.py)
 WRITES = {"OpStore", "OpCopyMemory", "OpCopyMemorySized"}
 EXT_WRITES = {"vstore_half", "vstore_halfn", "vstorea_halfn", "vstoren", "frexp", "modf",
               "sincos", "fract", "lgamma_r", "remquo"}
 EXT_READS = {"vloadn", "vload_half", "vload_halfn", "vloada_halfn"}
 OUTPUT_EXT = {"printf"}  # no memory a lane sees, but never computed twice or moved
+IMAGE_READS = {"OpImageRead", "OpImageSampleExplicitLod"}  # texels other lanes may write
+IMAGE_WRITES = {"OpImageWrite"}
 
 
 @dataclass
@@ -54,8 +58,10 @@ def memory(r, inst: Instruction) -> tuple[bool, bool]:
         return p not in r.builtins and shared(p), False
     if o in WRITES:
         return False, any(shared(i) for i in inst.ids()[:2])
-    if o.startswith("OpAtomic"):
+    if o.startswith("OpAtomic") or o in IMAGE_WRITES:
         return False, True
+    if o in IMAGE_READS:
+        return True, False
     if o == "OpExtInst":
         name = inst.ext_opname or ""
         ptrs = [i for i in inst.ids()[1:] if r.m.type_of(i) is not None
@@ -162,7 +168,7 @@ def sink(r, blocks: list[Block], segments: list[list[Segment]]) -> dict[int, int
 
 
 def _pure(r, f: Function) -> dict[int, Instruction]:
-    r.impure = COLLECTIVE | EXT_READS | EXT_WRITES | OUTPUT_EXT
+    r.impure = COLLECTIVE | EXT_READS | EXT_WRITES | OUTPUT_EXT | IMAGE_READS
     # a block's work-group scalars keep their values through its lane loops (scalars.py:
     # computed before them, their phis copied after): a value computed from them is the
     # same in every segment of the block, computed again there (classify)
