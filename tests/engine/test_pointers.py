@@ -4,6 +4,8 @@ memory through generic pointers, program-scope globals and constant tables."""
 import numpy as np
 import pytest
 
+from sgvm.engine.native import backend as native_backend
+
 from .harness import OPTS, Local, build, run
 
 SRC = r"""
@@ -104,6 +106,24 @@ def test_store_through_integer_address(opts):
     (out,), _ = run(module, "via_ulong", [np.zeros(16 * 5, np.int32), np.int32(0)], 16, 16)
     np.testing.assert_array_equal(out.reshape(16, 5)[:2, 1], [10, 100])
     np.testing.assert_array_equal(out.reshape(16, 5)[:, 4], 10)
+
+
+ADDRESS_ONLY = r"""
+global int gtab[4] = {10, 20, 30, 40};
+global ulong addr = (ulong)gtab;
+kernel void k(global int *out) { int i = get_global_id(0); out[i] = *(global int *)addr + i; }
+"""
+
+
+def test_an_address_held_as_ulong_by_a_program_scope_variable(backend):
+    """Its initializer puts an address in the NumPy engine's storage (a tagged pointer),
+    which both backends share: native code read it as a host address and raised a false
+    KernelMemoryError (with checks off it would have crashed); it runs on the NumPy engine."""
+    module = build(ADDRESS_ONLY, "-cl-std=CL2.0")
+    (out,), _ = run(module, "k", [np.zeros(4, np.int32)], 4, 2)
+    np.testing.assert_array_equal(out, [10, 11, 12, 13])
+    if backend == "native":
+        assert "addresses" in native_backend.fallback_reason(module, "k")
 
 
 # Program-scope variables initialised with addresses inside aggregates: a struct member,

@@ -87,6 +87,18 @@ class KernelInfo:
 _PARAM_KINDS = {"Pointer": "ptr", "Image": "image", "Sampler": "sampler"}
 
 
+def _holds_addresses(m: Module, cid: int | None) -> bool:
+    """Whether constant ``cid`` (a variable's initializer) holds an address, ``(ulong)gtab``:
+    the NumPy engine's storage, which both backends share, holds its tagged pointers there,
+    which native code cannot dereference."""
+    c = m.constants.get(cid) if cid is not None else None
+    if c is None:
+        return cid in m.variables
+    if c.op == "OpSpecConstantOp":
+        return any(isinstance(o, int) and _holds_addresses(m, o) for o in c.value["operands"])
+    return isinstance(c.value, list) and any(_holds_addresses(m, i) for i in c.value)
+
+
 class Renderer:
     """Renders the kernels of one module for one sub-group size; see the module docstring."""
 
@@ -304,8 +316,10 @@ class Renderer:
             var = self.m.variables.get(vid)
             if var is None or vid in self.builtins or var.storage_class == "Workgroup":
                 continue
-            if any(x.op == "Pointer" for x in C.leaf_types(var.pointee)):
-                raise UnsupportedError("native backend: a program-scope variable holding pointers")
+            if any(x.op == "Pointer" for x in C.leaf_types(var.pointee)) or \
+                    _holds_addresses(self.m, var.initializer):
+                raise UnsupportedError("native backend: a program-scope variable holding pointers "
+                                       "or addresses")
             self.globals[vid] = word
             info.globals.append(vid)
             head.append(f"  char *g{vid} = (char *)sg_args[{word}];")
