@@ -12,11 +12,15 @@ with ctypes and cached on disk (docs/native.md, "Compiling").
   built for a CPU this one lacks.
 * Cache: ``<sgvm cache>/native/<key>.so`` where the key hashes the source (which holds
   the module's code, the sub-group size and whether checks are on), the flags, the
-  target and the compiler's version; a process keeps loaded libraries by key.
+  target and the compiler's version; a process keeps loaded libraries by key. Processes
+  sharing the cache build a library once: the first holds ``<key>.lock`` (``flock``, where
+  the OS has it) while it builds, the others wait for it and load its result (pytest's
+  workers compiled the differential suite's largest modules twice, side by side).
 """
 
 from __future__ import annotations
 
+import contextlib
 import ctypes
 import functools
 import importlib.util
@@ -25,7 +29,13 @@ import platform
 import subprocess
 import tempfile
 import threading
+from collections.abc import Iterator
 from pathlib import Path
+
+try:
+    import fcntl
+except ImportError:  # not POSIX: processes may build the same library side by side
+    fcntl = None  # type: ignore[assignment]
 
 from ...compiler.cache import cache_dir, digest
 from ...errors import BuildError
@@ -91,9 +101,26 @@ def library(source: str) -> ctypes.CDLL:
         if lib is None:
             path = cache_dir() / "native" / f"{key}.so"
             if not path.exists():
-                _build(source, path)
+                with _held(path.with_suffix(".lock")):
+                    if not path.exists():  # another process may have built it meanwhile
+                        _build(source, path)
             lib = _LOADED[key] = ctypes.CDLL(str(path))
     return lib
+
+
+@contextlib.contextmanager
+def _held(lock: Path) -> Iterator[None]:
+    """An exclusive lock on file ``lock`` across processes (none without ``fcntl``)."""
+    if fcntl is None:
+        yield
+        return
+    lock.parent.mkdir(parents=True, exist_ok=True)
+    with open(lock, "a") as f:
+        fcntl.flock(f, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(f, fcntl.LOCK_UN)
 
 
 def _build(source: str, path: Path) -> None:
