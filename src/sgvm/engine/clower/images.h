@@ -338,6 +338,22 @@ template <class T, int N> SG_IMG_INLINE bool sg_img_block_inside(
          y + N <= im.shape[1] && (((u64)im.data + (u64)xs) % sizeof(T)) == 0 &&
          im.row_pitch % sizeof(T) == 0;
 }
+// The sizeof(T) bytes at byte x xs of row ys, those outside the image from the edge texel
+// (clamped column and row, the byte within the texel kept).
+template <class T> SG_IMG_INLINE T sg_img_bytes(const SgImage &im, s64 xs, s64 ys) {
+  s64 es = im.es, w = im.shape[0], rows = im.shape[1];
+  ys = ys < 0 ? 0 : ys >= rows ? rows - 1 : ys;
+  const u8 *row = im.data + ys * (s64)im.row_pitch;
+  u64 r = 0;
+  for (int k = 0; k < (int)sizeof(T); k++) {
+    s64 bx = xs + k;
+    s64 col = bx >= 0 ? bx / es : -((-bx + es - 1) / es);
+    s64 in = bx - col * es;
+    col = col < 0 ? 0 : col >= w ? w - 1 : col;
+    r |= (u64)row[col * es + in] << (8 * k);
+  }
+  return (T)r;
+}
 template <class T, int N> SG_IMG_INLINE void sg_img_block_read(u64 h, s64 x, s64 y, u32 lane,
                                                                T *out) {
   const SgImage im = *sg_img(h);
@@ -348,21 +364,7 @@ template <class T, int N> SG_IMG_INLINE void sg_img_block_read(u64 h, s64 x, s64
     for (int i = 0; i < N; i++) out[i] = *(const T *)(p + i * im.row_pitch);
     return;
   }
-  s64 es = im.es, w = im.shape[0], rows = im.shape[1];
-  for (int i = 0; i < N; i++) {
-    s64 ys = y + i;
-    ys = ys < 0 ? 0 : ys >= rows ? rows - 1 : ys;
-    const u8 *row = im.data + ys * (s64)im.row_pitch;
-    u64 r = 0;
-    for (int k = 0; k < (int)sizeof(T); k++) {
-      s64 bx = xs + k;
-      s64 col = bx >= 0 ? bx / es : -((-bx + es - 1) / es);
-      s64 in = bx - col * es;
-      col = col < 0 ? 0 : col >= w ? w - 1 : col;
-      r |= (u64)row[col * es + in] << (8 * k);
-    }
-    out[i] = (T)r;
-  }
+  for (int i = 0; i < N; i++) out[i] = sg_img_bytes<T>(im, xs, y + i);
 }
 template <class T, int N> SG_IMG_INLINE void sg_img_block_write(u64 h, s64 x, s64 y, u32 lane,
                                                                 const T *v) {
@@ -387,20 +389,6 @@ template <class T, int N> SG_IMG_INLINE void sg_img_block_write(u64 h, s64 x, s6
 // elements wide: byte x + (k % w)*sizeof(T) of row y + k / w. Reads past the image
 // replicate the edge texel (as sg_img_block_read), elements past w*h read 0; writes past
 // the image or the region are dropped.
-template <class T> SG_IMG_INLINE T sg_img_bytes(const SgImage &im, s64 xs, s64 ys) {
-  s64 es = im.es, w = im.shape[0], rows = im.shape[1];
-  ys = ys < 0 ? 0 : ys >= rows ? rows - 1 : ys;
-  const u8 *row = im.data + ys * (s64)im.row_pitch;
-  u64 r = 0;
-  for (int k = 0; k < (int)sizeof(T); k++) {
-    s64 bx = xs + k;
-    s64 col = bx >= 0 ? bx / es : -((-bx + es - 1) / es);
-    s64 in = bx - col * es;
-    col = col < 0 ? 0 : col >= w ? w - 1 : col;
-    r |= (u64)row[col * es + in] << (8 * k);
-  }
-  return (T)r;
-}
 template <class T, int N> SG_IMG_FN void sg_media_block_read(u64 h, s64 x, s64 y, s64 w, s64 hh,
                                                             u32 lane, T *out) {
   const SgImage im = *sg_img(h);
