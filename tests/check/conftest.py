@@ -12,9 +12,11 @@ from sgvm.runtime.quick import _context
 from .helpers import N
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture
 def ctx():
-    return _context()[0]  # the context sgvm.run uses
+    """The context sgvm.run uses now (tests/portability makes it anew for the default device:
+    one kept for the session went stale when that module ran first on a worker)."""
+    return _context()[0]
 
 
 @pytest.fixture
