@@ -205,7 +205,7 @@ class NativeBackend(Backend):
 
 
 _ARG_CLASSES = {"local": LocalArg, "ptr": (BufferArg, NullArg, ValueArg), "image": ImageArg,
-                "sampler": SamplerArg}  # per parameter kind (render._PARAM_KINDS)
+                "sampler": SamplerArg}  # per parameter kind (arguments._PARAM_KINDS)
 
 
 def _reason(e: Exception) -> str:

@@ -35,6 +35,7 @@ from ..common import types as T
 from ..common.block_order import block_order
 from ..common.constants import constant_sampler
 from . import (
+    arguments,
     builtin_vars,
     chains,
     checks,
@@ -79,24 +80,6 @@ class KernelInfo:
     # the object of each slot a fault record names (checks.Origins): ("param", index),
     # ("global_var", index), ("local_arg", parameter index) or ("local", offset)
     slots: list[tuple[str, int]] = field(default_factory=list)
-
-
-# parameter kinds by type (the launcher's words): pointers, images (a descriptor's
-# address, engine/common/image_descriptor.py), samplers (the sampler_t literal); others
-# are values
-_PARAM_KINDS = {"Pointer": "ptr", "Image": "image", "Sampler": "sampler"}
-
-
-def _holds_addresses(m: Module, cid: int | None) -> bool:
-    """Whether constant ``cid`` (a variable's initializer) holds an address, ``(ulong)gtab``:
-    the NumPy engine's storage, which both backends share, holds its tagged pointers there,
-    which native code cannot dereference."""
-    c = m.constants.get(cid) if cid is not None else None
-    if c is None:
-        return cid in m.variables
-    if c.op == "OpSpecConstantOp":
-        return any(isinstance(o, int) and _holds_addresses(m, o) for o in c.value["operands"])
-    return isinstance(c.value, list) and any(_holds_addresses(m, i) for i in c.value)
 
 
 class Renderer:
@@ -288,43 +271,7 @@ class Renderer:
         self.storage, self.params, self.private, self.local_offsets = {}, {}, {}, {}
         self.globals: dict[int, int] = {}  # program-scope variable → its argument word
         self._local_layout(name, info)
-        head: list[str] = []
-        word = 0
-        pointers: dict[int, int] = {}  # pointer parameter → its index
-        words: dict[int, int] = {}  # parameter index → its first argument word
-        for i, p in enumerate(f.params):
-            t = self.m.types[p.result_type]
-            lts = C.leaf_types(t)
-            self.params[p.result_id] = f"a{i}"
-            self.storage[p.result_id] = "scalar"
-            words[i] = word
-            if t.op == "Pointer":
-                pointers[p.result_id] = i
-            if t.op == "Pointer" and t.storage_class == "Workgroup":
-                head.append(f"  char *a{i} = sg_g.local + sg_args[{word}];")
-                info.params.append(("local", t))
-                word += 1
-                continue
-            names = [f"a{i}"] if len(lts) == 1 else [f"a{i}_{k}" for k in range(len(lts))]
-            for x, n in zip(lts, names, strict=True):
-                ct = C.scalar_ctype(x)
-                head.append(f"  {ct} {n} = sg_from_bits<{ct}>(sg_args[{word}]);" if x.op != "Bool"
-                            else f"  bool {n} = sg_args[{word}] != 0;")
-                word += 1
-            info.params.append((_PARAM_KINDS.get(t.op, "value"), t))
-        for vid in sorted(self.m.entry_point_variables(name)):
-            var = self.m.variables.get(vid)
-            if var is None or vid in self.builtins or var.storage_class == "Workgroup":
-                continue
-            if any(x.op == "Pointer" for x in C.leaf_types(var.pointee)) or \
-                    _holds_addresses(self.m, var.initializer):
-                raise UnsupportedError("native backend: a program-scope variable holding pointers "
-                                       "or addresses")
-            self.globals[vid] = word
-            info.globals.append(vid)
-            head.append(f"  char *g{vid} = (char *)sg_args[{word}];")
-            word += 1
-        info.arg_words = word
+        head, pointers, words = arguments.argument_words(self, f, name, info)
         info.groupable = not info.local_bytes and "local" not in (
             k for k, _ in info.params) and regions.groupable(self, f)
         self.groupable = info.groupable and self.together
