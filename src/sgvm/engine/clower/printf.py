@@ -25,8 +25,9 @@ from typing import Any
 import numpy as np
 
 from ...errors import UnsupportedError
-from ...spirv import Instruction, Type
+from ...spirv import Instruction, Module, Type
 from ..common import types as T
+from ..common.per_module import PerModule
 from ..common.printf import format_printf, parse_format
 from . import ctypes_ as C
 
@@ -37,8 +38,7 @@ def render(r: Any, inst: Instruction, ids: list[int]) -> None:
     """One printf call: its record, and 0 (success) as its value. Whether a format is
     valid is known only to the host's formatting, after the launch: a kernel that reads
     the value (-1 for an invalid format) is not rendered."""
-    if any(inst.result_id in i.ids() for f in r.m.functions.values() for b in f.blocks
-           for i in b.instructions):
+    if inst.result_id in _operands(r.m):
         raise UnsupportedError(f"{r.target}: a kernel reading printf's value (0, or -1 "
                                "for an invalid format, known only after the launch)")
     fmt, args = ids[0], ids[1:]
@@ -50,6 +50,16 @@ def render(r: Any, inst: Instruction, ids: list[int]) -> None:
 
 
 EXT = {"printf": render}
+_OPERANDS: PerModule[set[int]] = PerModule()
+
+
+def _operands(m: Module) -> set[int]:
+    """Every id some instruction of ``m`` reads (found once per module)."""
+    per = _OPERANDS.of(m)
+    if "ids" not in per:
+        per["ids"] = {x for f in m.functions.values() for b in f.blocks for i in b.instructions
+                      for x in i.ids()}
+    return per["ids"]
 
 
 def _string(ptr: int, strings: Mapping[int, bytes | np.ndarray]) -> str:

@@ -33,7 +33,7 @@ from ..clower import ctypes_ as C
 from ..common.block_order import successors
 from . import lanes, non_uniform
 from .collectives import SHUFFLES
-from .segmentation import COLLECTIVE, EXT_READS, EXT_WRITES, IMAGE_READS, OUTPUT_EXT, Segment
+from .segmentation import IMPURE, Segment
 
 # built-ins the same for every lane of a work-group (of the work-groups run together, but for
 # the group id: regions.groups)
@@ -53,8 +53,7 @@ def find(r, f: Function, blocks: list[Block], segments: list[list[Segment]],
     apart = {k for lo, hi in spans for k in range(lo, hi + 1)} | set(r.joined)
     across = {i for segs in segments for seg in segs if seg.kind == "collective"
               for inst in seg.insts for i in _others(inst)}
-    impure = COLLECTIVE | EXT_READS | EXT_WRITES | OUTPUT_EXT | IMAGE_READS | set(
-        non_uniform.LANE_OPS)
+    impure = IMPURE | set(non_uniform.LANE_OPS)
     same = SAME - {"WorkgroupId"} if r.groupable else SAME  # (a groupable kernel reads none)
     where: dict[int, int] = {}
     cands: dict[int, Instruction] = {}

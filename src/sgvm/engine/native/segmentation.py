@@ -34,6 +34,8 @@ EXT_READS = {"vloadn", "vload_half", "vload_halfn", "vloada_halfn"}
 OUTPUT_EXT = {"printf"}  # no memory a lane sees, but never computed twice or moved
 IMAGE_READS = {"OpImageRead", "OpImageSampleExplicitLod"}  # texels other lanes may write
 IMAGE_WRITES = {"OpImageWrite"}
+# what a lane's value never is a pure function of (lanes.pure): memory, other lanes, output
+IMPURE = COLLECTIVE | EXT_READS | EXT_WRITES | OUTPUT_EXT | IMAGE_READS
 
 
 @dataclass
@@ -168,7 +170,7 @@ def sink(r, blocks: list[Block], segments: list[list[Segment]]) -> dict[int, int
 
 
 def _pure(r, f: Function) -> dict[int, Instruction]:
-    r.impure = COLLECTIVE | EXT_READS | EXT_WRITES | OUTPUT_EXT | IMAGE_READS
+    r.impure = IMPURE
     # a block's work-group scalars keep their values through its lane loops (scalars.py:
     # computed before them, their phis copied after): a value computed from them is the
     # same in every segment of the block, computed again there (classify)
