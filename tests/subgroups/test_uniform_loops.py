@@ -10,8 +10,10 @@ backends (the differential suite).
   rows hold whole chunks);
 * a loop with a sub-group reduction reading local memory after a barrier;
 * a read that leaves the buffer at a late iteration in an early sub-group and at an early
-  iteration in a late one (the loop then runs step by step, which reports it); the step
-  budget, one short of the loop's steps and exactly enough;
+  iteration in a late one (the loop then runs step by step, which reports it); a read
+  whose ``ushort`` index wraps around, inside the buffer at the first, second and last
+  iteration and outside it in between; the step budget, one short of the loop's steps and
+  exactly enough;
 * loops that must run step by step: a store in the loop, an exit that differs per lane.
 """
 
@@ -58,6 +60,13 @@ REQ kernel void tiles(global const float *in, global float *out, int n) {
 REQ kernel void walk(global const int *in, global int *out, int n) {
   int i = get_global_id(0), acc = 0;
   for (int k = 0; k < n; k++) acc = acc * 3 + in[i + 16 * k] + intel_sub_group_shuffle(acc, 1);
+  out[i] = acc;
+}
+
+REQ kernel void wraps(global const int *in, global int *out, ushort base, ushort step, int n) {
+  int i = get_global_id(0), acc = 0;
+  ushort at = base;
+  for (int k = 0; k < n; k++) { acc = acc * 3 + in[at + i] + intel_sub_group_shuffle(acc, 1); at += step; }
   out[i] = acc;
 }
 
@@ -225,6 +234,20 @@ def test_fault_at_the_earliest_step(sized, backend, monkeypatch, own_record):
     with pytest.raises(KernelMemoryError, match=rf"byte offset 724 .*global id \({item},\)"):
         run(m, "walk", [np.ones(181, np.int32), np.zeros(128, np.int32), np.int32(12)],
             (128,), (128,))
+
+
+def test_fault_between_the_iterations_tested(sized, backend):
+    """``in[at + i]``, ``at`` a ``ushort`` from 10 by 1024 over 65 iterations: 10, 1034, then
+    2058 (outside the 1200 elements: every lane faults at k = 2), …, and 10 again at the
+    last (1024 * 64 = 2^16); 128 lanes, a chunk (``SG_CH``). The native pre-pass tests the
+    loop's addresses at its first, second and last iteration only, with the widened
+    index's progression, which wraps (iterations.py): it must send the loop step by step,
+    which reports the fault."""
+    S, m = sized
+    args = [np.ones(1200, np.int32), np.zeros(128, np.int32), np.uint16(10), np.uint16(1024),
+            np.int32(65)]
+    with pytest.raises(KernelMemoryError, match=r"byte offset 8232 .*global id \(0,\)"):
+        run(m, "wraps", args, (128,), (128,))
 
 
 def test_step_budget(sized, backend, monkeypatch):

@@ -73,12 +73,13 @@ def _sub_group_id(r, block: Block, segs: list[Segment]) -> bool:
 
 
 def sub_group_code(r, k: int, block: Block, segs: list[Segment], index: dict[int, int],
-                   width: str = "SG_SIZE") -> tuple[list[str], list[str], list[str]] | None:
+                   width: str = "SG_SIZE", around: lanes.Around | None = None
+                   ) -> tuple[list[str], list[str], list[str]] | None:
     """Block ``k`` for the ``width`` lanes (a C constant: whole sub-groups of one row) from
     lane ``sg_c``: (the pre-pass testing every access of its lane segments for the lanes
     ``sg_first`` to ``sg_end``, the declarations of the chunk's own arrays, the block's C),
     or None where an address needs a value of another segment or the object of a pointer is
-    unknown."""
+    unknown. ``around``: C around the pre-pass's tests of each row (``lanes.prepass``)."""
     pres: list[str] = []
     r.affine_tested = {}
     # a block reading the sub-group local id is tested sub-group by sub-group, where the
@@ -98,7 +99,7 @@ def sub_group_code(r, k: int, block: Block, segs: list[Segment], index: dict[int
         r.fused = width if by_sub_group else ""
         try:
             pres += lanes.prepass(r, insts, addresses, block, index, {},
-                                  by_sub_group=by_sub_group)
+                                  by_sub_group=by_sub_group, around=around)
         finally:
             r.fused = ""
     kept = _block_values(r, k, block)

@@ -99,7 +99,11 @@ def recomputed(r, seg, block: Block) -> list[Instruction]:
     return sorted(out.values(), key=lambda i: r.position[i.result_id])
 
 
-_VALUE = re.compile(r"(?<![\w])r(\d+)")  # a value's C name (its leaves: r<id>_<k>)
+VALUE = re.compile(r"(?<![\w])r(\d+)")  # a value's C name (its leaves: r<id>_<k>)
+# C around the pre-pass's tests of a row or lane: before them, at each end, after them
+Wrap = tuple[list[str], list[list[str]], list[str]]
+# (pointer, test) of each access, the slice computing their addresses, the ends: the Wrap
+Around = Callable[[list[tuple[int, str]], dict[int, Instruction], int], Wrap]
 
 
 def guard(r, ptr: int, p: str, nbytes: int | str, align: int, kind: int) -> str | None:
@@ -111,7 +115,7 @@ def guard(r, ptr: int, p: str, nbytes: int | str, align: int, kind: int) -> str 
     them all."""
     if checks.bare(r.origins, ptr, p, nbytes, align, kind) is None:
         return None
-    r.guarded_ptrs += [ptr, *(int(v) for v in _VALUE.findall(p))]
+    r.guarded_ptrs += [ptr, *(int(v) for v in VALUE.findall(p))]
     if r.checking == "off":
         return ""
     if r.checking == "pre":
@@ -254,7 +258,8 @@ def address_slice(r, insts: list[Instruction], ptrs: list[int]) -> set[int] | No
 
 def prepass(r, insts: list[Instruction], addresses: set[int], block: Block,
             index: dict[int, int], same: dict[int, tuple[str, str]],
-            ranges: list[list[tuple[int, int]]] = (), by_sub_group: bool = False) -> list[str]:
+            ranges: list[list[tuple[int, int]]] = (), by_sub_group: bool = False,
+            around: Around | None = None) -> list[str]:
     """The pre-pass: the address computations and the tests of every access, no access.
     An address affine in the row (``affine.py``) is tested at the row's two ends, the others
     in a loop over the lanes; ``same``: lane arrays read as one value (``uniform.py``).
@@ -264,7 +269,9 @@ def prepass(r, insts: list[Instruction], addresses: set[int], block: Block,
     along each sub-group (computed from the sub-group local id, rendered as the lane's
     distance from ``sg_c``: ``fused.py`` sets ``r.fused``) is tested at each sub-group's two
     ends; only those affine in the row are marked as tested (``r.affine_tested``: stepped
-    along a lane loop of any width)."""
+    along a lane loop of any width). ``around``: given the tests of a row (or lane) and the
+    slice, the C put around them inside its loop and at each end (``loops.py`` runs a
+    loop's iterations there)."""
     tests: list[tuple[int, str, int]] = []  # (pointer, test, alignment) of each access
     saved = {v: r.storage.get(v) for v in addresses}
     r.storage.update(dict.fromkeys(addresses, "local"))  # the leaves _ends names too
@@ -291,19 +298,27 @@ def prepass(r, insts: list[Instruction], addresses: set[int], block: Block,
             else:
                 each.append((test, s))
         out = []
+
+        def wrap(kind: list[tuple[str, affine.Step | None]], ends: int) -> Wrap:
+            if around is None:
+                return [], [[] for _ in range(ends)], []
+            return around([(p, t) for p, t, _ in tests if any(t == x for x, _ in kind)],
+                          defs, ends)
         spans = [[(r.leaf(p), n) for p, n in group] for group in ranges]
         # where the sub-group local id is the lane's distance from sg_c, a row's lane has
         # its sub-group's first lane as sg_c (whole sub-groups lie in rows)
         base = ["      const u32 sg_c = l - l % SG_SIZE;"] if by_sub_group else []
         if ends or spans:
             exts = _extensions([s for _, s in ends] + [steps.of(p) for g in ranges for p, _ in g])
-            out += _ends(r, [t for t, _ in ends], exts, decl, [*base, *lines], spans)
+            out += _ends(r, [t for t, _ in ends], exts, decl, [*base, *lines], wrap(ends, 2),
+                         spans)
         if by_sub:
             out += _ends(r, [t for t, _ in by_sub], _extensions([s for _, s in by_sub]), decl,
-                         lines, by_sub_group=True)
+                         lines, wrap(by_sub, 2), by_sub_group=True)
         if each:
-            out += [*loop("true", ""), *base, decl, *lines,
-                    *(f"      sg_pre |= !({t});" for t, _ in each), "    } }"]
+            head, (at,), tail = wrap(each, 1)
+            out += [*loop("true", ""), *base, *head, decl, *lines,
+                    *(f"      sg_pre |= !({t});" for t, _ in each), *at, *tail, "    } }"]
     finally:
         r.checking = "slow"
         r.storage.update(saved)
@@ -353,15 +368,16 @@ _SUB_GROUP_ROWS = [
 
 
 def _ends(r, tests: list[str], exts: list[affine.Extension], decl: str,
-          lines: list[str], spans: list[list[tuple[str, int]]] = (),
-          by_sub_group: bool = False) -> list[str]:
+          lines: list[str], around: Wrap,
+          spans: list[list[tuple[str, int]]] = (), by_sub_group: bool = False) -> list[str]:
     """Per row: the addresses computed at its first and last lane and tested there, and each
     extension's exact values at both ends compared (``affine.py``); ``spans``: groups of
     (address, bytes), group ``n``'s lowest and one past its highest byte bounded in
     ``sg_fa<n>`` and ``sg_fb<n>``. The rows are counted by plane and local id 1 (row
     ``y + p * lsz1`` holds lanes from ``(y + p * lsz1) * lsz0``; plane ``p`` is local id 2 of
     work-group ``p / lsz2`` of those run together, ``regions.groups``), so that the loop over
-    a plane's rows vectorises."""
+    a plane's rows vectorises. ``around``: C around each row's tests and at each end
+    (``prepass``)."""
     names = [(f"sg_e{n}a", f"sg_e{n}b") for n in range(len(exts))]
     out = ["    {", *_SUB_GROUP_ROWS] if by_sub_group else ["    { const u32 sg_r0 = sg_first / sg_row, sg_r1 = (sg_end - 1) / sg_row + 1, "
            "sg_ny = (u32)sg_lsz1;",
@@ -373,11 +389,13 @@ def _ends(r, tests: list[str], exts: list[affine.Extension], decl: str,
            "      const u32 sg_l0 = (sg_p * sg_ny + sg_y) * sg_row;",
            loop("true", "")[2]]
     close = "    } }" if by_sub_group else "    } } }"
+    head, at_end, tail = around
+    out += head
     if names:
         out.append("      s64 " + ", ".join(x for pair in names for x in pair) + ";")
     for end, x in ((0, "sg_xa"), (1, "sg_xb - 1")):
         out += [f"      {{ const u32 sg_x = {x}; const u32 l = sg_l0 + sg_x;", decl, *lines,
-                *(f"      sg_pre |= !({t});" for t in tests)]
+                *(f"      sg_pre |= !({t});" for t in tests), *at_end[end]]
         for e, pair in zip(exts, names, strict=True):
             ct = f"{'s' if e.signed else 'u'}{e.width}"
             out.append(f"      {pair[end]} = (s64)({ct}){r.leaf(e.vid)};")
@@ -389,7 +407,7 @@ def _ends(r, tests: list[str], exts: list[affine.Extension], decl: str,
         out.append("      }")
     for e, (a, b) in zip(exts, names, strict=True):
         out.append(f"      sg_pre |= {a} + (s64){e.k}LL * (s64)(sg_xb - 1 - sg_xa) != {b};")
-    return [*out, close]
+    return [*out, *tail, close]
 
 
 def loop(when: str, skip: str) -> list[str]:

@@ -18,9 +18,12 @@ scalars' recurrence has operands the same for the whole work-group, so each chun
 again from the values the loop began with and goes through the same iterations.
 
 Checks and the step budget: before any chunk runs, a first pass runs the scalars'
-recurrence alone, iteration by iteration, testing every access of the iteration for every
-lane (the pre-pass of ``fused.sub_group_code``) and counting the steps the NumPy engine
-takes. Where an access would fault or the budget would run out, the loop runs step by step
+recurrence alone, iteration by iteration, counting the steps the NumPy engine takes; the
+pre-pass of ``fused.sub_group_code`` then tests every access of the iterations for every
+lane, row by row (``around``): where the addresses are
+progressions over the iterations it tests them at the first, second and last iteration
+(``iterations.py``), else at every iteration, the lanes' part of each address computed once
+per row. Where an access would fault or the budget would run out, the loop runs step by step
 instead, which reports it as the NumPy engine does. Otherwise the budget counts the loop's
 iterations after it ran.
 """
@@ -29,7 +32,7 @@ from __future__ import annotations
 
 from ...spirv import Block, Instruction
 from ..clower import ctypes_ as C
-from . import fused, regions, scalars
+from . import fused, iterations, lanes, regions, scalars
 from .fused import NOUNROLL
 from .segmentation import Segment, memory
 
@@ -51,11 +54,52 @@ def render(r, k: int, block: Block, segs: list[Segment], index: dict[int, int]
         return None
     held = _held(r, block, segs)  # each sub-group to the loop's end, its phis in registers
     width = HELD_WIDTH if held else "SG_CH"
+    back = "1u" if a == block.label else "2u"
+    again = r.leaf(cond) if a == block.label else f"!{r.leaf(cond)}"
+    carried = [(n, C.scalar_ctype(x)) for i in block.instructions
+               if i.opname == "OpPhi" and i.result_id in r.scalars
+               for x, n in zip(C.leaf_types(r.type_of(i.result_id)), r.leaves(i.result_id),
+                               strict=True)]
+    # the carried scalars at the first, second and last iteration (sg_v, sg_s, sg_z)
+    save = " ".join(f"const {ct} sg_v{n} = {n}; {ct} sg_s{n} = {n}, sg_z{n} = {n};"
+                    for n, ct in carried)
+    restore = " ".join(f"{n} = sg_v{n};" for n, _ in carried)
+    prologue = scalars.prologue(r, k, block, index)
+    copies = scalars.copies(r, block, index)
+    steps, mine = ("sg_steps + sg_ps", "sg_ps") if r.sub_group else ("sg_steps", "sg_steps")
+    budget = f"        if (sgc->checks && {steps} + sg_it > sgc->steps) {{ sg_lp = false; break; }}"
+    count = ["      for (;;) {", "        " + " ".join(f"sg_z{n} = {n};" for n, _ in carried),
+             budget, *prologue, "        sg_it++;", f"        if (!({again})) break;", *copies,
+             "        if (sg_it == 1) { " + " ".join(f"sg_s{n} = {n};" for n, _ in carried) + " }",
+             "      }"]
+
+    def around(tests: list[tuple[int, str]], defs: dict[int, Instruction], ends: int
+               ) -> lanes.Wrap:
+        """The pre-pass's tests of a row at the first, second and last iteration where its
+        addresses are progressions over the iterations (``iterations.py``), else at each."""
+        it = iterations.Iterations(r, block, defs)
+        named = {int(v) for _, t in tests for v in lanes.VALUE.findall(t)} - {p for p, _ in tests}
+        records = None if any(it.varies(v) for v in named) else it.records([p for p, _ in tests])
+        if records is None:
+            return ([f"      if (sg_lp) {{ {restore} sg_it = 0;", "      for (;;) {", budget,
+                     *prologue], [[] for _ in range(ends)],
+                    ["        sg_it++;", f"        if (sg_pre || !({again})) break;", *copies,
+                     "      } }"])
+        w = [f"sg_w{n}" for n in range(len(records) * ends)]
+        at = " else ".join(f"if (sg_q == {q}) {{ " + " ".join(f"{n} = sg_{x}{n};" for n, _ in carried)
+                           + " }" for q, x in enumerate("vs")) + " else { " + \
+            " ".join(f"{n} = sg_z{n};" for n, _ in carried) + " }"
+        return ([f"      {{ {' '.join(f'__int128 {x}[3];' for x in w)}",
+                 "      for (u32 sg_q = 0; sg_q < 3; sg_q++) {", f"        {at}", *prologue],
+                [[f"      {w[e * len(records) + j]}[sg_q] = {x};" for j, x in enumerate(records)]
+                 for e in range(ends)],
+                ["      }", *(f"      sg_pre |= {x}[2] != {x}[0] + (__int128)(sg_it - 1) * "
+                             f"({x}[1] - {x}[0]);" for x in w), "      }"])
     frame = {v: r.leaves(v) for v in held}
     saved = {v: r.storage[v] for v in held}
     r.storage.update(dict.fromkeys(held, "own"))
     try:
-        parts = fused.sub_group_code(r, k, block, segs, index, width)
+        parts = fused.sub_group_code(r, k, block, segs, index, width, around)
         own = {v: r.leaves(v) for v in held}
     finally:
         r.storage.update(saved)
@@ -68,30 +112,13 @@ def render(r, k: int, block: Block, segs: list[Segment], index: dict[int, int]
             decls.append(f"        alignas(64) {ct} {x.split('[')[0]}[{width}];")
     load = [f"{o} = {f};" for v in held for o, f in zip(own[v], frame[v], strict=True)]
     store = [f"{f} = {o};" for v in held for o, f in zip(own[v], frame[v], strict=True)]
-    back = "1u" if a == block.label else "2u"
-    again = r.leaf(cond) if a == block.label else f"!{r.leaf(cond)}"
-    carried = [(n, C.scalar_ctype(x)) for i in block.instructions
-               if i.opname == "OpPhi" and i.result_id in r.scalars
-               for x, n in zip(C.leaf_types(r.type_of(i.result_id)), r.leaves(i.result_id),
-                               strict=True)]
-    save = " ".join(f"const {ct} sg_v{n} = {n};" for n, ct in carried)
-    restore = " ".join(f"{n} = sg_v{n};" for n, _ in carried)
-    prologue = scalars.prologue(r, k, block, index)
-    copies = scalars.copies(r, block, index)
-    steps, mine = ("sg_steps + sg_ps", "sg_ps") if r.sub_group else ("sg_steps", "sg_steps")
-    tests = ["        { u32 sg_pre = 0;", *pres,
-             "        if (sg_pre) { sg_lp = false; break; } }"] if pres else []
+    # the iterations and the budget; then the accesses, row by row (``around``)
+    tests = ["      if (sg_lp) { u32 sg_pre = 0;", *pres, "        if (sg_pre) sg_lp = false; }"] \
+        if pres else []
     each = f"{NOUNROLL} for (u32 sg_j = 0; sg_j < {width}; sg_j++) {{ const u32 l = sg_c + sg_j; "
     return [
         f"    bool sg_lp = sg_all && sg_row % {width} == 0; u64 sg_it = 0;",
-        f"    if (sg_lp) {{ {save}",
-        "      for (;;) {  // the scalars alone: the iterations, their accesses, the budget",
-        f"        if (sgc->checks && {steps} + sg_it > sgc->steps) {{ sg_lp = false; break; }}",
-        *prologue, *tests,
-        "        sg_it++;",
-        f"        if (!({again})) break;",
-        *copies,
-        "      }",
+        f"    if (sg_lp) {{ {save}", *count, *tests,
         f"      {restore}",
         "      if (sg_lp) {",
         '      _Pragma("clang loop vectorize(disable)")',
