@@ -10,16 +10,6 @@ from __future__ import annotations
 
 from . import regions, schedule
 
-# ORDER: a call runs its range of work-groups (sg_first …, by sg_W) in strips of STRIP rows of
-# the grid (dimension 1): each strip column by column (sg_W work-groups of dimension 0 at a
-# time), each column down the strip's rows, the planes (dimension 2) one after the other.
-# Work-groups that read the same rows of one matrix (a GEMM's columns of B) then run one
-# after another while their other operand's rows stay in the cache (the shuffle GEMM 768³:
-# 10% faster than row by row on one thread, 1.2x on two). OpenCL leaves the order of
-# work-groups open; nothing sgvm reports depends on it (the first fault is the lowest
-# work-item's, printf's records are sorted).
-STRIP = 16
-
 
 def function(symbol: str, site_table: str, arrays: list[tuple[str, str, int]],
              private_bytes: int, groupable: bool, head: list[str], spec: list[str],
@@ -47,21 +37,15 @@ def function(symbol: str, site_table: str, arrays: list[tuple[str, str, int]],
         "  u64 sg_had[3] = {0, 0, 0};  // the group size the local ids were filled for",
         "  u64 sg_merged = 0, sg_joined = 0;  // loops run fused (merge.py, segment_joins.py): counted",
         "  u64 sg_looped = 0;  // loops run sub-group by sub-group (loops.py): the same",
+        # the work-group's id: divided out once, then counted up (no division per group)
+        "  sg_g.gid[0] = sg_first % sg_ngr0; sg_g.gid[1] = sg_first / sg_ngr0 % sg_ngr1;",
+        "  sg_g.gid[2] = sg_first / (sg_ngr0 * sg_ngr1);",
         # sg_W work-groups at a time, consecutive in dimension 0 (regions.groups): lane
         # l of work-group gid + sg_wof[l]; sg_W divides the count of groups in dimension 0
         f"  const u64 sg_W = {'sgc->wg' if groupable else '1'};",
-        # the work-group's id (ORDER): divided out once, then counted up
-        f"  u64 sg_s1, sg_e1; const u64 sg_H = {STRIP};  // the strip's rows: [sg_s1, sg_e1)",
-        "  { const u64 b_ = sg_first / sg_W, B0_ = sg_ngr0 / sg_W, per_ = B0_ * sg_ngr1;",
-        "    sg_g.gid[2] = b_ / per_; const u64 r_ = b_ % per_;",
-        "    sg_s1 = r_ / (sg_H * B0_) * sg_H; sg_e1 = sg_s1 + sg_H < sg_ngr1 ? sg_s1 + sg_H : sg_ngr1;",
-        "    const u64 q_ = r_ - sg_s1 * B0_;",
-        "    sg_g.gid[0] = q_ / (sg_e1 - sg_s1) * sg_W; sg_g.gid[1] = sg_s1 + q_ % (sg_e1 - sg_s1); }",
         "  for (u64 sg_w = sg_first; sg_w < sg_first + sg_count; sg_w += sg_W) {",
-        "    if (sg_w != sg_first && ++sg_g.gid[1] == sg_e1) { sg_g.gid[1] = sg_s1;",
-        "      if ((sg_g.gid[0] += sg_W) == sg_ngr0) { sg_g.gid[0] = 0; sg_s1 = sg_e1;",
-        "        if (sg_s1 == sg_ngr1) { sg_s1 = 0; sg_g.gid[2]++; }",
-        "        sg_e1 = sg_s1 + sg_H < sg_ngr1 ? sg_s1 + sg_H : sg_ngr1; sg_g.gid[1] = sg_s1; } }",
+        "    if (sg_w != sg_first && (sg_g.gid[0] += sg_W) == sg_ngr0) { sg_g.gid[0] = 0;",
+        "      if (++sg_g.gid[1] == sg_ngr1) { sg_g.gid[1] = 0; sg_g.gid[2]++; } }",
         "    for (int d = 0; d < 3; d++) { u64 left = sgc->gsize[d] - sg_g.gid[d] * sgc->enq[d];",
         "      sg_g.lsz[d] = left < sgc->enq[d] ? left : sgc->enq[d]; }",
         "    const u32 sg_gvol = (u32)(sg_g.lsz[0] * sg_g.lsz[1] * sg_g.lsz[2]);",
