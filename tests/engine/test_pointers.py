@@ -157,3 +157,19 @@ def test_pointers_inside_initialised_aggregates(opts):
     want = np.stack([np.where(i & 1, 30, 20) + 3, np.full(4, 9), np.full(4, 50), np.ones(4, int),
                      np.full(4, 7), np.full(4, 10)], axis=1)
     np.testing.assert_array_equal(out.reshape(4, 6), want)
+
+
+def test_a_pointer_stored_in_private_memory_writes_nothing_another_lane_sees():
+    """At -O0 clang keeps each argument in a private variable. Storing a pointer there
+    writes private memory only (segmentation.memory: the value stored is not the place
+    written), so the entry block's stores share one lane loop; each ended a segment before,
+    a loop per store."""
+    from sgvm.engine.native.render import Renderer
+
+    m = build("kernel void keep(global const int *a, global int *b, int n)"
+              " { b[get_global_id(0)] = a[get_global_id(0)] + n; }",
+              "-cl-std=CL2.0 -cl-opt-disable")
+    r = Renderer(m, 16)
+    r.render()
+    first = r.segments[0][0]
+    assert sum(i.opname == "OpStore" for i in first.insts) == 3 and not first.writes

@@ -58,6 +58,8 @@ def memory(r, inst: Instruction) -> tuple[bool, bool]:
     if o == "OpLoad":
         p = inst.operands[0].value
         return p not in r.builtins and shared(p), False
+    if o == "OpStore":  # (the value stored is no memory, even a pointer)
+        return False, shared(inst.ids()[0])
     if o in WRITES:
         return False, any(shared(i) for i in inst.ids()[:2])
     if o.startswith("OpAtomic") or o in IMAGE_WRITES:
