@@ -62,7 +62,8 @@ REQ kernel void with_local(global uint *out) {
 S = 8
 # (global size, local size) of launches whose work-groups run together: work-groups of one
 # row (the unit is one row of their lanes), of two rows, and of one sub-group
-SHAPES = {"rows": ((64, 3), (16, 1)), "planes": ((32, 4), (8, 2)), "one": ((48, 2), (8, 1))}
+SHAPES = {"rows": ((64, 3), (16, 1)), "planes": ((32, 4), (8, 2)), "one": ((48, 2), (8, 1)),
+          "wide": ((1024, 2), (256, 1))}  # a bundle each: together, as a kernel of one block
 
 
 @pytest.fixture(scope="module")
@@ -74,7 +75,8 @@ def _grouped(module, kernel: str, gs, ls) -> int:
     """How many work-groups the native backend runs together for this launch."""
     _, kernels = native_backend.compiled(module, S, True)
     info = kernels[kernel]
-    return regions.groups(ls, gs, S) if info.groupable else 1
+    lanes = regions.STRAIGHT if info.straight else regions.BUNDLE
+    return regions.groups(ls, gs, S, lanes) if info.groupable else 1
 
 
 def test_how_many_run_together():
@@ -85,6 +87,7 @@ def test_how_many_run_together():
     assert regions.groups((256,), (1024,), 16) == 1  # a bundle already
     assert regions.groups((12,), (96,), 8) == 1  # a partial sub-group in each
     assert regions.groups((16,), (100,), 8) == 1  # a non-uniform last work-group
+    assert regions.groups((256,), (1 << 22,), 16, regions.STRAIGHT) == 8  # one block: 2048
 
 
 @pytest.mark.parametrize("shape", list(SHAPES))
@@ -95,6 +98,7 @@ def test_each_work_item_sees_its_own_group(module, shape):
     assert_native(module, "ids")
     if DEVICE.engine == "native":
         assert _grouped(module, "ids", gs, ls) > 1
+        assert native_backend.compiled(module, S, True)[1]["ids"].straight
     got = out.reshape(gs[1], gs[0], 8)
     y, x = np.mgrid[0:gs[1], 0:gs[0]]
     linear = x % ls[0] + y % ls[1] * ls[0]

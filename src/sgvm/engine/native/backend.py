@@ -43,7 +43,7 @@ from ..cpu.arenas import groups_per_batch
 from ..cpu.program import program_for
 from . import compile as compiler
 from .pool import parallel
-from .regions import groups
+from .regions import BUNDLE, STRAIGHT, groups
 from .render import KernelInfo, Renderer
 
 _SOURCES: weakref.WeakKeyDictionary[Module, dict[tuple[int, bool], Any]] = \
@@ -186,8 +186,8 @@ class NativeBackend(Backend):
                 raise info
             self._check_args(request, info)
             nd = request.ndrange
-            W = _together(nd.local_size, nd.global_size, request.sub_group_size) \
-                if info.groupable else 1
+            W = _together(nd.local_size, nd.global_size, request.sub_group_size,
+                          STRAIGHT if info.straight else BUNDLE) if info.groupable else 1
             if W > 1:
                 lib, kernels = compiled(module, request.sub_group_size, checked, True, kernel)
                 info = kernels[kernel]

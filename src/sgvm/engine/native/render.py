@@ -77,6 +77,7 @@ class KernelInfo:
     printf_sites: list[tuple[Type, ...]] = field(default_factory=list)  # clower.printf
     # work-groups may run together as one (regions.groupable): the launcher chooses how many
     groupable: bool = False
+    straight: bool = False  # one block: units of up to regions.STRAIGHT lanes
     # the object of each slot a fault record names (checks.Origins): ("param", index),
     # ("global_var", index), ("local_arg", parameter index) or ("local", offset)
     slots: list[tuple[str, int]] = field(default_factory=list)
@@ -275,6 +276,7 @@ class Renderer:
         info.groupable = not info.local_bytes and "local" not in (
             k for k, _ in info.params) and regions.groupable(self, f)
         self.groupable = info.groupable and self.together
+        info.straight = len(f.blocks) == 1
         sizes = {vid: size for vid, (_, _, size) in zip(self.local_offsets, info.local_objects,
                                                            strict=True)}
         self.origins = checks.origins(self.m, f, pointers, set(self.local_offsets),
