@@ -287,38 +287,37 @@ def prepass(r, insts: list[Instruction], addresses: set[int], block: Block,
         defs = {i.result_id: i for i in insts if i.result_id in addresses}
         steps = affine.Steps(r, defs, set(same))
         along = affine.Steps(r, defs, set(same), sub_group=True) if by_sub_group else None
-        ends, by_sub, each = [], [], []
+        ends, by_sub, each = [], [], []  # (pointer, test, step) of each kind of test
         for ptr, test, align in tests:
             s = steps.of(ptr)
             if _fits(s, align):
-                ends.append((test, s))
+                ends.append((ptr, test, s))
                 r.affine_tested[ptr] = s.k
             elif along is not None and _fits(along.of(ptr), align):
-                by_sub.append((test, along.of(ptr)))
+                by_sub.append((ptr, test, along.of(ptr)))
             else:
-                each.append((test, s))
+                each.append((ptr, test, s))
         out = []
 
-        def wrap(kind: list[tuple[str, affine.Step | None]], ends: int) -> Wrap:
+        def wrap(kind: list[tuple[int, str, affine.Step | None]], ends: int) -> Wrap:
             if around is None:
                 return [], [[] for _ in range(ends)], []
-            return around([(p, t) for p, t, _ in tests if any(t == x for x, _ in kind)],
-                          defs, ends)
+            return around([(p, t) for p, t, _ in kind], defs, ends)
         spans = [[(r.leaf(p), n) for p, n in group] for group in ranges]
         # where the sub-group local id is the lane's distance from sg_c, a row's lane has
         # its sub-group's first lane as sg_c (whole sub-groups lie in rows)
         base = ["      const u32 sg_c = l - l % SG_SIZE;"] if by_sub_group else []
         if ends or spans:
-            exts = _extensions([s for _, s in ends] + [steps.of(p) for g in ranges for p, _ in g])
-            out += _ends(r, [t for t, _ in ends], exts, decl, [*base, *lines], wrap(ends, 2),
+            exts = _extensions([s for *_, s in ends] + [steps.of(p) for g in ranges for p, _ in g])
+            out += _ends(r, [t for _, t, _ in ends], exts, decl, [*base, *lines], wrap(ends, 2),
                          spans)
         if by_sub:
-            out += _ends(r, [t for t, _ in by_sub], _extensions([s for _, s in by_sub]), decl,
-                         lines, wrap(by_sub, 2), by_sub_group=True)
+            out += _ends(r, [t for _, t, _ in by_sub], _extensions([s for *_, s in by_sub]),
+                         decl, lines, wrap(by_sub, 2), by_sub_group=True)
         if each:
             head, (at,), tail = wrap(each, 1)
             out += [*loop("true", ""), *base, *head, decl, *lines,
-                    *(f"      sg_pre |= !({t});" for t, _ in each), *at, *tail, "    } }"]
+                    *(f"      sg_pre |= !({t});" for _, t, _ in each), *at, *tail, "    } }"]
     finally:
         r.checking = "slow"
         r.storage.update(saved)

@@ -80,11 +80,10 @@ def render(r, k: int, block: Block, segs: list[Segment], index: dict[int, int]
         it = iterations.Iterations(r, block, defs)
         named = {int(v) for _, t in tests for v in lanes.VALUE.findall(t)} - {p for p, _ in tests}
         records = None if any(it.varies(v) for v in named) else it.records([p for p, _ in tests])
-        if records is None:
-            return ([f"      if (sg_lp) {{ {restore} sg_it = 0;", "      for (;;) {", budget,
-                     *prologue], [[] for _ in range(ends)],
-                    ["        sg_it++;", f"        if (sg_pre || !({again})) break;", *copies,
-                     "      } }"])
+        if records is None:  # every iteration the first pass counted
+            return ([f"      {restore}", "      for (u64 sg_i = 1;; sg_i++) {", *prologue],
+                    [[] for _ in range(ends)],
+                    ["        if (sg_pre || sg_i == sg_it) break;", *copies, "      }"])
         w = [f"sg_w{n}" for n in range(len(records) * ends)]
         at = " else ".join(f"if (sg_q == {q}) {{ " + " ".join(f"{n} = sg_{x}{n};" for n, _ in carried)
                            + " }" for q, x in enumerate("vs")) + " else { " + \
