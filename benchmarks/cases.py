@@ -15,7 +15,7 @@ from typing import Any
 import numpy as np
 
 from sgvm.runtime.args import BufferArg, KernelArg, LocalArg, ValueArg
-from sgvm.runtime.memory import Allocation
+from sgvm.runtime.memory import Allocation, zeroed
 
 VADD = r"""
 kernel void vadd(global const float* a, global const float* b, global float* c) {
@@ -84,7 +84,8 @@ def sgvm_args(args: Sequence[Any]) -> list[KernelArg]:
         if isinstance(a, tuple):
             out.append(LocalArg(a[1]))
         elif isinstance(a, np.ndarray):
-            raw = np.ascontiguousarray(a).view(np.uint8).reshape(-1).copy()
+            raw = zeroed(a.nbytes)  # aligned as sgvm.cl's buffers are
+            raw[:] = np.ascontiguousarray(a).view(np.uint8).reshape(-1)
             out.append(BufferArg(Allocation(raw, "global")))
         else:
             out.append(ValueArg(np.asarray(a).tobytes()))

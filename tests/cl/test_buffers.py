@@ -141,3 +141,32 @@ def test_legacy_transfer_names(ctx: cl.Context, queue: cl.CommandQueue) -> None:
     out = np.empty(4, np.int32)
     cl.enqueue_read_buffer(queue, dst, out, is_blocking=True)
     np.testing.assert_array_equal(out, np.arange(4))
+
+
+ALIGNMENT_PROBE = """
+kernel void where(global const uchar* a, global const uchar* b, global ulong* out) {
+  out[0] = (ulong)a % 128; out[1] = (ulong)b % 128; out[2] = (ulong)out % 128;
+}
+"""
+
+
+@pytest.mark.parametrize("which", [0, 1], ids=["native", "numpy"])
+def test_buffers_start_at_the_base_address_alignment(which: int) -> None:
+    """OpenCL API s4.2, CL_DEVICE_MEM_BASE_ADDR_ALIGN: "the minimum value is the size (in
+    bits) of the largest OpenCL built-in data type supported by the device" and memory
+    objects the implementation allocates start at a multiple of it (1024 bits here). The
+    native backend hands kernels the host address, which NumPy put 16 bytes into a line."""
+    dev = cl.get_platforms()[0].get_devices()[which]
+    align = dev.get_info(cl.device_info.MEM_BASE_ADDR_ALIGN) // 8
+    assert align == 128
+    ctx = cl.Context([dev])
+    q = cl.CommandQueue(ctx)
+    prg = cl.Program(ctx, ALIGNMENT_PROBE).build()
+    for size in (1, 100, 4096, 3 << 20):
+        a = cl.Buffer(ctx, mf.READ_ONLY, size)
+        b = cl.Buffer(ctx, mf.READ_WRITE | mf.COPY_HOST_PTR, hostbuf=np.ones(size, np.uint8))
+        out = cl.Buffer(ctx, mf.WRITE_ONLY, 24)
+        prg.where(q, (1,), None, a, b, out)
+        got = np.empty(3, np.uint64)
+        cl.enqueue_copy(q, got, out)
+        assert got.tolist() == [0, 0, 0], (dev.name, size)

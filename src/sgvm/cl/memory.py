@@ -11,7 +11,7 @@ from typing import Any
 import numpy as np
 
 from ..runtime import residency
-from ..runtime.memory import Allocation
+from ..runtime.memory import Allocation, zeroed
 from ._base import InfoObject, cl_error
 from .constants import command_type, mem_flags, mem_info, mem_object_type
 from .platform import Context
@@ -59,10 +59,12 @@ def host_bytes(obj: Any, routine: str, *, writable: bool = False) -> np.ndarray:
     return view
 
 
-def allocate_bytes(size: int, routine: str) -> np.ndarray:
-    """``size`` zeroed bytes; CL_MEM_OBJECT_ALLOCATION_FAILURE when the host has no room."""
+def allocate_bytes(size: int, routine: str, align: int) -> np.ndarray:
+    """``size`` zeroed bytes at ``align`` (the device's CL_DEVICE_MEM_BASE_ADDR_ALIGN in bytes:
+    runtime.memory.zeroed);
+    CL_MEM_OBJECT_ALLOCATION_FAILURE when the host has no room."""
     try:
-        return np.zeros(size, np.uint8)
+        return zeroed(size, align)
     except builtins.MemoryError:
         raise cl_error("CL_MEM_OBJECT_ALLOCATION_FAILURE", f"the host cannot allocate {size} bytes for the "
                        "memory object", routine) from None
@@ -167,7 +169,7 @@ class Buffer(MemoryObject):
         if host is not None and flags & mem_flags.USE_HOST_PTR:
             data = host[:size]
         else:
-            data = allocate_bytes(size, routine)
+            data = allocate_bytes(size, routine, context.devices[0].model.mem_base_addr_align // 8)
             if host is not None:
                 data[:] = host[:size]
         alloc = Allocation(data, "global", read_only=bool(flags & mem_flags.READ_ONLY))

@@ -13,12 +13,11 @@ from __future__ import annotations
 import bisect
 from typing import Any
 
-import numpy as np
-
 from ..cl import Buffer
 from ..cl.constants import command_type, mem_flags
 from ..cl.memory import BufferPointer, enqueue_fill_buffer
 from ..errors import Error
+from ..runtime.memory import zeroed
 from . import handles, state
 from .api_kernel import get_kernel
 from .api_memory import address_of, host_view
@@ -58,9 +57,7 @@ def clSVMAlloc(context: Any, flags: int, size: int, alignment: int) -> Any:
     if alignment & (alignment - 1):
         raise Error(f"alignment {alignment} is not a power of two", "CL_INVALID_VALUE")
     align = max(alignment, 128)
-    raw = np.zeros(size + align, np.uint8)
-    skip = -address_of(raw) % align
-    memory = raw[skip:skip + size]
+    memory = zeroed(size, align)
     access = flags & (mem_flags.READ_WRITE | mem_flags.WRITE_ONLY | mem_flags.READ_ONLY)
     buf = Buffer(ctx.obj, access | mem_flags.USE_HOST_PTR, size, memory)
     start = address_of(memory)

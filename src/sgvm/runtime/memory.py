@@ -76,6 +76,15 @@ class Allocation:
         return v
 
 
+def zeroed(size: int, align: int = 128) -> np.ndarray:
+    """``size`` zeroed bytes starting at an address that is a multiple of ``align`` (a power of
+    two). The OpenCL API (s4.2, CL_DEVICE_MEM_BASE_ADDR_ALIGN) promises that alignment for
+    the memory objects the implementation allocates; NumPy's own arrays start 16 bytes into
+    a 64-byte line, so every vector access of a native kernel would span two lines."""
+    raw = np.zeros(size + align - 1, np.uint8)
+    skip = -raw.ctypes.data % align
+    return raw[skip:skip + size]
+
 
 class _Registry:
     """Allocation ids → live allocations. Ids are recycled once an allocation
