@@ -23,6 +23,7 @@ import sys
 import threading
 import time
 import weakref
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -214,9 +215,123 @@ def _reason(e: Exception) -> str:
     return str(e).removeprefix("native backend: ")
 
 
+@dataclass
+class _Context:
+    """What a launch hands its kernel (prelude.h's SgCtx and the words after it, ``buf``)
+    and what explains a fault afterwards."""
+
+    buf: np.ndarray
+    address: int  # buf's
+    record: np.ndarray  # the fault record (the end of ``buf``)
+    total: int  # units of W work-groups
+    lanes: int  # lanes of one call's frame: W work-groups' (each a whole number of sub-groups)
+    sizes: tuple[int, int, int]  # bytes of frame, local memory and private arena per call
+    regions: list[faults.Region]
+    owners: dict[tuple[str, int], Any]  # a fault's slot (KernelInfo.slots) → its object
+    objects: dict[int, np.ndarray]  # start address → contents (printf's strings)
+    images: dict[int, tuple[str, Any]]  # descriptor address → (label, image)
+    local_objects: list[tuple[str, int, int]]
+    keep: list[Any]  # what the words point into: by-value copies, image descriptors
+
+
+_REUSED = threading.local()  # per thread: launch key → (its arrays, weakly; its _Context)
+_REUSE_MOST = 32
+
+
+def _launch_key(info: KernelInfo, request: LaunchRequest, checked: bool, W: int
+                ) -> tuple | None:
+    """What a launch's context is made of (``_context``), where every part can be compared:
+    the buffers by their arrays' identities (held weakly with the context), by-value
+    arguments by their bytes; None for launches with images, samplers, program-scope
+    variables or printf, whose contexts are made each time."""
+    if info.globals or info.printf_sites:
+        return None
+    args: list[Any] = []
+    for arg in request.args:
+        if isinstance(arg, BufferArg):
+            a = arg.allocation
+            args.append((id(a.data), arg.offset, a.read_only, a.name))
+        elif isinstance(arg, LocalArg):
+            args.append(("local", arg.nbytes))
+        elif isinstance(arg, (ValueArg, NullArg)):
+            args.append(arg)
+        else:
+            return None
+    nd = request.ndrange
+    return (id(info), checked, W, request.max_steps, limits.max_steps(), request.sub_group_size,
+            nd.work_dim, nd.local_size, nd.global_offset, nd.global_size, request.device.local_mem_size,
+            tuple(request.labels), tuple(args))
+
+
+def _reused_context(info: KernelInfo, request: LaunchRequest, checked: bool, W: int
+                    ) -> _Context:
+    """``_context``, reused from this thread's earlier launch of the same kernel with the same
+    arguments and sizes: its Python part (the argument words, the objects' table) cost a
+    launch of the 4M vector add 0.2-0.3 ms after the benchmark's rewrite of its inputs (the
+    interpreter's data out of cache), against about 1.7 for its pass over the lanes."""
+    key = _launch_key(info, request, checked, W)
+    if key is None:
+        return _context(info, request, checked, W)
+    table = getattr(_REUSED, "table", None)
+    if table is None:
+        table = _REUSED.table = {}
+    hit = table.get(key)
+    if hit is not None and hit[0] is info and all(r() is not None for r in hit[1]):
+        ctx = hit[2]
+        ctx.record[:] = 0
+        return ctx
+    ctx = _context(info, request, checked, W)
+    if len(table) >= _REUSE_MOST:
+        table.clear()
+    table[key] = (info, [weakref.ref(a.allocation.data) for a in request.args
+                         if isinstance(a, BufferArg)], ctx)
+    return ctx
+
+
 def _run(lib: Any, info: KernelInfo, request: LaunchRequest, checked: bool, W: int
          ) -> LaunchResult:
     """The launch, ``W`` work-groups at a time (regions.groups)."""
+    nd = request.ndrange
+    c = _reused_context(info, request, checked, W)
+    records = printf.buffer() if info.printf_sites else None
+    if records is not None:
+        c.buf[_CTX - 1] = records.ctypes.data
+    ctx_p = c.address
+    args_p = ctx_p + 8 * _CTX
+    fn = _function(lib, info.symbol)
+    sizes, pm = c.sizes, c.lanes
+
+    def run(first: int, count: int) -> int:  # in units of W work-groups
+        frame, loc, priv = _scratch(sizes)
+        return fn(ctx_p, args_p, first * W, count * W, frame, loc, priv, pm)
+
+    # a small launch costs less than handing it to threads
+    n = 1 if nd.work_items < SMALL else min(threads(), c.total)
+    chunks = _chunks(c.total, n)
+    codes = parallel(run, chunks, n)
+    record = c.record
+    if record[0]:
+        owners = dict(c.owners)
+        owners.update((("local", o[1]), o) for o in c.local_objects)
+        owner = owners.get(info.slots[(int(record[3]) >> 48) - 1]) if int(record[3]) >> 48 else None
+        own = _error(request.kernel, record, c.regions, c.local_objects, info.private_objects,
+                     nd, owner, c.images)
+        if isinstance(own, KernelMemoryError):
+            _explain(request)  # the reference engine's account of the same fault, if it sees it
+        raise own
+    if any(codes):
+        raise UnsupportedError(f"kernel '{request.kernel}': native code stopped with status "
+                               f"{max(codes)}")
+    result = LaunchResult(batches=len(chunks), seconds=time.perf_counter() - request.t0)
+    if records is not None:  # strings: the module's constants and the buffers, as they are now
+        result.printf = printf.format_records(records, info.printf_sites, c.objects)
+    return result
+
+
+def _context(info: KernelInfo, request: LaunchRequest, checked: bool, W: int) -> _Context:
+    """The launch's context: the argument words, the objects per parameter, the regions'
+    table, the local and private objects and the fault record (raises for an argument or
+    size the device cannot take)."""
     nd = request.ndrange
     S = request.sub_group_size
     words: list[int] = []
@@ -245,7 +360,8 @@ def _run(lib: Any, info: KernelInfo, request: LaunchRequest, checked: bool, W: i
             if arg.offset > size:
                 raise LogicError(f"argument '{label}': offset past the buffer", "CL_INVALID_ARG_VALUE")
             base = data.ctypes.data
-            objects[base] = data
+            if info.printf_sites:  # (a context kept for reuse holds no buffer)
+                objects[base] = data
             words.append(base + arg.offset)
             regions.append(faults.Region(base, size, ro,
                                          f"{label} (buffer '{a.name}')" if a.name else label))
@@ -276,7 +392,8 @@ def _run(lib: Any, info: KernelInfo, request: LaunchRequest, checked: bool, W: i
             a = allocation(int(prog.template[vid]) >> OFFSET_BITS)
             assert a is not None
             base = a.data.ctypes.data
-            objects[base] = a.data
+            if info.printf_sites:
+                objects[base] = a.data
             words.append(base)
             j = 3 * (len(info.params) + k)
             preg[j:j + 3] = (base, a.size, int(a.read_only))
@@ -311,39 +428,10 @@ def _run(lib: Any, info: KernelInfo, request: LaunchRequest, checked: bool, W: i
                     *words, *preg, *table, *lobj, *pobj, *[0] * faults.RECORD_WORDS], np.uint64)
     ctx_p = buf.ctypes.data
     buf[_CTX_POINTERS] = [ctx_p + 8 * at for at in (at_rng, at_rec, at_lobj, at_pobj, at_preg)]
-    records = printf.buffer() if info.printf_sites else None
-    if records is not None:
-        buf[_CTX - 1] = records.ctypes.data
-    record = buf[at_rec:]
-    args_p = ctx_p + 8 * _CTX
     total = ngr[0] * ngr[1] * ngr[2] // W
-    fn = _function(lib, info.symbol)
     sizes = (info.frame_bytes * pm, max(local, 16), max(info.private_bytes * pm, 16))
-
-    def run(first: int, count: int) -> int:  # in units of W work-groups
-        frame, loc, priv = _scratch(sizes)
-        return fn(ctx_p, args_p, first * W, count * W, frame, loc, priv, pm)
-
-    # a small launch costs less than handing it to threads
-    n = 1 if nd.work_items < SMALL else min(threads(), total)
-    chunks = _chunks(total, n)
-    codes = parallel(run, chunks, n)
-    del keep
-    if record[0]:
-        owners.update((("local", o[1]), o) for o in local_objects)
-        owner = owners.get(info.slots[(int(record[3]) >> 48) - 1]) if int(record[3]) >> 48 else None
-        own = _error(request.kernel, record, regions, local_objects, info.private_objects, nd,
-                     owner, images)
-        if isinstance(own, KernelMemoryError):
-            _explain(request)  # the reference engine's account of the same fault, if it sees it
-        raise own
-    if any(codes):
-        raise UnsupportedError(f"kernel '{request.kernel}': native code stopped with status "
-                               f"{max(codes)}")
-    result = LaunchResult(batches=len(chunks), seconds=time.perf_counter() - request.t0)
-    if records is not None:  # strings: the module's constants and the buffers, as they are now
-        result.printf = printf.format_records(records, info.printf_sites, objects)
-    return result
+    return _Context(buf, ctx_p, buf[at_rec:], total, pm, sizes, regions, owners, objects, images,
+                    local_objects, keep)
 
 
 _PREPARED: dict[tuple[int, str], Any] = {}
