@@ -60,8 +60,8 @@ def host_bytes(obj: Any, routine: str, *, writable: bool = False) -> np.ndarray:
 
 
 def allocate_bytes(size: int, routine: str, align: int) -> np.ndarray:
-    """``size`` zeroed bytes at ``align`` (the device's CL_DEVICE_MEM_BASE_ADDR_ALIGN in bytes:
-    runtime.memory.zeroed);
+    """``size`` zeroed bytes starting at a multiple of ``align`` (the device's
+    CL_DEVICE_MEM_BASE_ADDR_ALIGN in bytes: runtime.memory.zeroed);
     CL_MEM_OBJECT_ALLOCATION_FAILURE when the host has no room."""
     try:
         return zeroed(size, align)
