@@ -152,11 +152,12 @@ kernel void where(global const uchar* a, global const uchar* b, global ulong* ou
 
 @pytest.mark.parametrize("which", [0, 1], ids=["native", "numpy"])
 def test_buffers_start_at_the_base_address_alignment(which: int) -> None:
-    """OpenCL C, "Alignment of Types": "a data item declared to be a data type in memory is always aligned to
-    the size of the data type in bytes"; a kernel may read any buffer as ``long16``, so each
-    starts at a multiple of 128 bytes, the CL_DEVICE_MEM_BASE_ADDR_ALIGN the device reports
-    (the alignment sub-buffer origins keep). The native backend hands kernels the host
-    address, which NumPy put 16 bytes into a line."""
+    """OpenCL C, "Alignment of Types": "a data item declared to be a data type in memory
+    is always aligned to the size of the data type in bytes"; a kernel may read any buffer
+    as ``long16``, so each starts at a multiple of 128 bytes, the
+    CL_DEVICE_MEM_BASE_ADDR_ALIGN the device reports (the alignment sub-buffer origins keep).
+    The native backend hands kernels the host address, which NumPy put 16 bytes into a
+    line."""
     dev = cl.get_platforms()[0].get_devices()[which]
     align = dev.get_info(cl.device_info.MEM_BASE_ADDR_ALIGN) // 8
     assert align == 128

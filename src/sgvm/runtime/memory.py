@@ -77,11 +77,11 @@ class Allocation:
 
 
 def zeroed(size: int, align: int = 128) -> np.ndarray:
-    """``size`` zeroed bytes starting at an address that is a multiple of ``align`` (a power of
-    two). OpenCL C, "Alignment of Types": "a data item declared to be a data type in memory is always aligned
-    to the size of the data type in bytes", and a kernel may read any buffer as ``long16``
-    (128 bytes, the least CL_DEVICE_MEM_BASE_ADDR_ALIGN allows, which sub-buffer origins keep).
-    NumPy's own arrays start 16 bytes into a 64-byte line."""
+    """``size`` zeroed bytes starting at an address that is a multiple of ``align`` (a power
+    of two). OpenCL C, "Alignment of Types": "a data item declared to be a data type in
+    memory is always aligned to the size of the data type in bytes", and a kernel may read
+    any buffer as ``long16`` (128 bytes, the least CL_DEVICE_MEM_BASE_ADDR_ALIGN allows,
+    which sub-buffer origins keep). NumPy's own arrays start 16 bytes into a 64-byte line."""
     raw = np.zeros(size + align - 1, np.uint8)
     skip = -raw.ctypes.data % align
     return raw[skip:skip + size]

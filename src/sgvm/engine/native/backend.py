@@ -275,8 +275,8 @@ def _reused_context(info: KernelInfo, request: LaunchRequest, checked: bool, W: 
     table = getattr(_REUSED, "table", None)
     if table is None:
         table = _REUSED.table = {}
-    hit = table.get(key)
-    if hit is not None and hit[0] is info and all(r() is not None for r in hit[1]):
+    hit = table.get(key)  # (the entry holds its info, so no other object has its id)
+    if hit is not None and all(r() is not None for r in hit[1]):
         ctx = hit[2]
         ctx.record[:] = 0
         return ctx
