@@ -43,7 +43,7 @@ from ..common.image_descriptor import host_descriptor
 from ..cpu.arenas import groups_per_batch
 from ..cpu.program import program_for
 from . import compile as compiler
-from .pool import parallel
+from . import pool
 from .regions import BUNDLE, STRAIGHT, groups
 from .render import KernelInfo, Renderer
 
@@ -179,6 +179,9 @@ class NativeBackend(Backend):
         if not _own_choices(v):
             _announce(module, kernel, f"{v.describe()} runs on the reference engine")
             return backends.get("numpy").launch(request)
+        n = 1 if request.ndrange.work_items < SMALL else threads()  # (small: not worth threads)
+        if n > 1:
+            pool.wake()  # while the launch is prepared
         checked = checks_enabled()
         try:
             lib, kernels = compiled(module, request.sub_group_size, checked, kernel=kernel)
@@ -195,7 +198,7 @@ class NativeBackend(Backend):
         except (UnsupportedError, BuildError) as e:
             _announce(module, kernel, f"the native backend cannot run it ({_reason(e)})")
             return backends.get("numpy").launch(request)
-        return _run(lib, info, request, checked, W)
+        return _run(lib, info, request, checked, W, n)
 
     @staticmethod
     def _check_args(request: LaunchRequest, info: KernelInfo) -> None:
@@ -288,9 +291,9 @@ def _reused_context(info: KernelInfo, request: LaunchRequest, checked: bool, W: 
     return ctx
 
 
-def _run(lib: Any, info: KernelInfo, request: LaunchRequest, checked: bool, W: int
+def _run(lib: Any, info: KernelInfo, request: LaunchRequest, checked: bool, W: int, n: int
          ) -> LaunchResult:
-    """The launch, ``W`` work-groups at a time (regions.groups)."""
+    """The launch, ``W`` work-groups at a time (regions.groups), on up to ``n`` threads."""
     nd = request.ndrange
     c = _reused_context(info, request, checked, W)
     records = printf.buffer() if info.printf_sites else None
@@ -298,17 +301,8 @@ def _run(lib: Any, info: KernelInfo, request: LaunchRequest, checked: bool, W: i
         c.buf[_CTX - 1] = records.ctypes.data
     ctx_p = c.address
     args_p = ctx_p + 8 * _CTX
-    fn = _function(lib, info.symbol)
-    sizes, pm = c.sizes, c.lanes
-
-    def run(first: int, count: int) -> int:  # in units of W work-groups
-        frame, loc, priv = _scratch(sizes)
-        return fn(ctx_p, args_p, first * W, count * W, frame, loc, priv, pm)
-
-    # a small launch costs less than handing it to threads
-    n = 1 if nd.work_items < SMALL else min(threads(), c.total)
-    chunks = _chunks(c.total, n)
-    codes = parallel(run, chunks, n)
+    code, chunks = pool.run(_function(lib, info.symbol), ctx_p, args_p, c.total, W, n, c.sizes,
+                            c.lanes)
     record = c.record
     if record[0]:
         owners = dict(c.owners)
@@ -319,10 +313,10 @@ def _run(lib: Any, info: KernelInfo, request: LaunchRequest, checked: bool, W: i
         if isinstance(own, KernelMemoryError):
             _explain(request)  # the reference engine's account of the same fault, if it sees it
         raise own
-    if any(codes):
+    if code:
         raise UnsupportedError(f"kernel '{request.kernel}': native code stopped with status "
-                               f"{max(codes)}")
-    result = LaunchResult(batches=len(chunks), seconds=time.perf_counter() - request.t0)
+                               f"{code}")
+    result = LaunchResult(batches=chunks, seconds=time.perf_counter() - request.t0)
     if records is not None:  # strings: the module's constants and the buffers, as they are now
         result.printf = printf.format_records(records, info.printf_sites, c.objects)
     return result
@@ -434,33 +428,16 @@ def _context(info: KernelInfo, request: LaunchRequest, checked: bool, W: int) ->
                     local_objects, keep)
 
 
-_PREPARED: dict[tuple[int, str], Any] = {}
-_LOCAL = threading.local()
+_PREPARED: dict[tuple[int, str], int] = {}
 
 
-def _function(lib: Any, symbol: str) -> Any:
-    """The kernel's ctypes function, its signature set once."""
+def _function(lib: Any, symbol: str) -> int:
+    """The address of the kernel's entry point (skeleton.py)."""
     key = (id(lib), symbol)
     fn = _PREPARED.get(key)
     if fn is None:
-        fn = getattr(lib, symbol)
-        fn.restype = ctypes.c_int
-        fn.argtypes = [ctypes.c_void_p, ctypes.c_void_p, ctypes.c_uint64, ctypes.c_uint64,
-                       ctypes.c_void_p, ctypes.c_void_p, ctypes.c_void_p, ctypes.c_uint32]
-        _PREPARED[key] = fn
+        fn = _PREPARED[key] = ctypes.cast(getattr(lib, symbol), ctypes.c_void_p).value
     return fn
-
-
-def _scratch(sizes: tuple[int, int, int]) -> tuple[int, int, int]:
-    """This thread's frame, local memory and private arena (grown as needed, reused; their
-    sizes, the arrays and their addresses kept); the kernel clears local and private memory
-    for each work-group itself."""
-    have = getattr(_LOCAL, "scratch", None)
-    if have is None or have[0][0] < sizes[0] or have[0][1] < sizes[1] or have[0][2] < sizes[2]:
-        arrays = [np.empty(max(n, 64), np.uint8) for n in sizes]
-        have = _LOCAL.scratch = (tuple(a.size for a in arrays), arrays,
-                                 tuple(a.ctypes.data for a in arrays))
-    return have[2]
 
 
 def _explain(request: LaunchRequest) -> None:
@@ -515,15 +492,6 @@ def _error(kernel: str, rec: np.ndarray, regions: list[faults.Region],
     return KernelMemoryError(
         f"kernel '{kernel}': {reason} {what} of {nbytes} bytes at byte offset {off} of {where} "
         f"by work-item with global id {faults.global_id(linear, nd)}")
-
-
-def _chunks(total: int, n: int) -> list[tuple[int, int]]:
-    """Work-group ranges for ``n`` threads: a few per thread, so uneven groups balance."""
-    if n <= 1:
-        return [(0, total)]
-    k = min(total, 4 * n)
-    step = -(-total // k)
-    return [(a, min(step, total - a)) for a in range(0, total, step)]
 
 
 BACKEND = NativeBackend()
