@@ -40,7 +40,7 @@ struct SgCtx {
 
 // Merge blocks run fused (merge.py) by this library's calls so far: the tests read it.
 extern "C" { u64 sg_merged_runs = 0, sg_joined_runs = 0; }
-extern "C" { u64 sg_looped_runs = 0; }
+extern "C" { u64 sg_looped_runs = 0, sg_prefix_runs = 0; }
 
 // ---- faults (the CUDA backend's record layout: engine/common/faults.py reads it) ------
 SG_FN void sg_fault(u64 *fault, u64 id, u64 a, u32 n, u32 kind, u32 why, u32 slot = 0,
@@ -201,7 +201,11 @@ SG_FN u32 sg_at16(const u32 *__restrict pc, u32 c, u32 vol, u32 b) {
   return m;
 }
 static __attribute__((noinline)) bool sg_lanes_from(const u32 *__restrict pc, u32 vol, u32 b,
-                                                    u32 n, u32 *first, u32 *end) {
+                                                    u32 n, u32 at, u32 *first, u32 *end) {
+  if (at != SG_EXIT) {  // the branch knew them: lanes at, …, at + n - 1 (prefix.py)
+    *first = at; *end = at + n;
+    return true;
+  }
   u32 c = 0, m = 0;
   while (c < vol && !(m = sg_at16(pc, c, vol, b))) c += 16;
   if (!m) return false;

@@ -44,6 +44,7 @@ from . import (
     loops,
     merge,
     non_uniform,
+    prefix,
     regions,
     scalars,
     schedule,
@@ -399,9 +400,13 @@ class Renderer:
                 parts[-1], merged = merge.render(self, segs[-1], b, k, index, parts[-1])
             parts = segment_joins.render(self, segs, b, k, index, parts)
             body = [x for lines in parts for x in lines]
+            loop = loops.render(self, k, b, segs, index)  # each sub-group to the loop's end
+            split = None if both or merged or joins or k in self.joined or loop else \
+                prefix.render(self, b, index)  # lanes that split at a local id
+            if split:
+                body = [*split, *body, "    }"]
             steps += body if both is None else [*both, "    else {", *body, "    }"]
             steps += scalars.copies(self, b, index)
-            loop = loops.render(self, k, b, segs, index)  # each sub-group to the loop's end
             out += steps if loop is None else [*loop, "    if (!sg_lp) {", *steps, "    }"]
         finally:
             self.sinking = set()

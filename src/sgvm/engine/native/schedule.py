@@ -7,7 +7,8 @@ without a scan of the lanes' counters when the step before left every lane at on
 two edges both were taken (``sg_kn``): every lane then waits at one of the two targets,
 so the lower target runs next, for the lanes that took its edge (counted by the branch's
 lane loops: ``sg_lanes_from`` finds them from the first as one run where they are one, as
-the first ``s`` lanes of ``if (l < s)``; ``sg_lanes_at`` otherwise), while every other
+the first ``s`` lanes of ``if (l < s)``, without a scan where the branch knew where they
+start, ``sg_nat``: prefix.py; ``sg_lanes_at`` otherwise), while every other
 lane waits at the higher one (``sg_rest``); once the lower target's lanes all leave it by
 one edge to ``sg_rest``, every lane waits there.
 """
@@ -19,9 +20,10 @@ from ...spirv import Instruction
 # The step's block, before the region phases: ``sg_kp`` when it is the lower target of a
 # branch every lane took in the step before, every other lane waiting at ``sg_rest``.
 HEAD = ["    u32 sg_next = 0;  // the block every lane waits at, when known without a scan",
-        "    bool sg_kn = false; u32 sg_nrest = 0, sg_ncnt = 0;",
+        "    bool sg_kn = false; u32 sg_nrest = 0, sg_ncnt = 0, sg_nat = SG_EXIT;",
         "    for (;;) {",
         "      const bool sg_kp = sg_kn; const u32 sg_rest = sg_nrest; sg_kn = false;",
+        "      const u32 sg_at = sg_nat; sg_nat = SG_EXIT;",
         "      u32 sg_b = sg_next, sg_hi = sg_kp ? sg_rest : sg_next;",
         "      if (sg_next == SG_SCAN) { sg_b = SG_EXIT; sg_hi = 0;",
         "        for (u32 l = 0; l < sg_vol; l++) { u32 p = sg_pc[l]; sg_b = p < sg_b ? p : sg_b; "
@@ -34,7 +36,7 @@ HEAD = ["    u32 sg_next = 0;  // the block every lane waits at, when known with
 # does (``sg_run``: then the lane loops run over that range unmasked, with a pre-pass).
 RUN = ["      u32 sg_first = 0, sg_end = sg_vol;",
        "      const bool sg_run = sg_all || (sg_kp && sg_lanes_from(sg_pc, sg_vol, sg_b, sg_ncnt, "
-       "&sg_first, &sg_end)) || sg_lanes_at(sg_pc, sg_vol, sg_b, &sg_first, &sg_end);"]
+       "sg_at, &sg_first, &sg_end)) || sg_lanes_at(sg_pc, sg_vol, sg_b, &sg_first, &sg_end);"]
 
 # The lanes of a conditional branch taking the edge to its lower target, counted in its
 # lane loops (``count``) on the work-group path: ``sg_lanes_from`` then finds them as one
