@@ -5,10 +5,11 @@ Expectations are computed with NumPy; every test runs on both backends (the diff
 suite), and on the native one checks where the path ran.
 
 * ``<``, ``<=``, ``>``, ``>=``, the local id on either side, signed and unsigned, 32 and 64
-  bits, bounds below zero, inside the work-group and past it (OpenCL C 6.3.f: a negative
-  ``int`` converted to ``uint`` or ``ulong`` is large, so every lane is below it);
-* the tree reduction of the benchmarks with ``size_t`` and ``int`` counters (work-groups of
-  256, 64 and 2);
+  bits, bounds below zero, inside the work-group and past it (a negative ``int`` converted to
+  ``uint`` or ``ulong`` is reduced modulo 2**32 or 2**64, C99 6.3.1.3, which OpenCL C's
+  scalar conversions follow: every lane is below it);
+* the tree reduction of the benchmarks (``size_t`` counters) and one with ``int`` counters,
+  in work-groups of 256, 64 and 2;
 * two-dimensional work-groups and work-groups of a size that is not a power of two, where
   lane and local id differ or the path does not apply: the same results.
 """
@@ -16,7 +17,7 @@ suite), and on the native one checks where the path ran.
 import numpy as np
 import pytest
 
-from engine.harness import Local, NativeRuns, build, run
+from engine.harness import Local, NativeRuns, benchmark_cases, build, run
 
 # name → (the local id's type, the test in OpenCL C, the same in NumPy of l and t as Python
 # ints). The last three reach clang's output in other shapes (a widened loop counter), which
@@ -31,7 +32,7 @@ SPLITS = {
     "lt_size_t": ("size_t", "l < (size_t)t", lambda l, t: l < t % 2**64),
     "le_long": ("long", "l <= (long)t", lambda l, t: l <= t),
 }
-NATIVE_PATH = {"lt", "le", "gt_mirrored", "ge", "lt_uint", "tree"}
+NATIVE_PATH = {"lt", "le", "gt_mirrored", "ge", "lt_uint", "reduce"}
 SOURCE = "".join(f"""
 kernel void {name}(global int *out, int a, int b, int nk, local int *acc) {{
   {T} l = get_local_id(0);
@@ -45,18 +46,7 @@ kernel void {name}(global int *out, int a, int b, int nk, local int *acc) {{
   }}
   out[get_global_id(1) * get_global_size(0) + get_global_id(0)] = acc[me];
 }}
-""" for name, (T, test, _) in SPLITS.items()) + r"""
-kernel void tree(global const float *in, global float *out, local float *tmp) {
-  size_t l = get_local_id(0), n = get_local_size(0);
-  tmp[l] = in[get_global_id(0)];
-  barrier(CLK_LOCAL_MEM_FENCE);
-  for (size_t s = n / 2; s > 0; s >>= 1) {
-    if (l < s) tmp[l] += tmp[l + s];
-    barrier(CLK_LOCAL_MEM_FENCE);
-  }
-  if (l == 0) out[get_group_id(0)] = tmp[0];
-}
-
+""" for name, (T, test, _) in SPLITS.items()) + benchmark_cases().REDUCE + r"""
 kernel void tree_int(global const int *in, global int *out, local int *tmp) {
   int l = get_local_id(0), n = get_local_size(0);
   tmp[l] = in[get_global_id(0)];
@@ -106,7 +96,7 @@ def test_two_dimensions_and_other_sizes_agree(module, backend, name, global_size
     np.testing.assert_array_equal(out, _marks(SPLITS[name][2], lid, -3, 7, 8))
 
 
-@pytest.mark.parametrize("kernel,dtype", [("tree", np.float32), ("tree_int", np.int32)])
+@pytest.mark.parametrize("kernel,dtype", [("reduce", np.float32), ("tree_int", np.int32)])
 @pytest.mark.parametrize("local", [256, 64, 2])
 def test_the_tree_reduction(module, backend, kernel, dtype, local):
     rng = np.random.default_rng(local)
