@@ -31,9 +31,12 @@ from .segmentation import Segment
 
 
 def fuse(f: Function, blocks: list[Block], segments: list[list[Segment]],
-         spans: list[tuple[int, int]]) -> dict[int, int]:
+         spans: list[tuple[int, int]], alike: set[int]) -> dict[int, int]:
     """Join each block that qualifies (the module docstring) to its predecessor's last
-    segment, in place; returns joined block number → its predecessor's."""
+    segment, in place; returns joined block number → its predecessor's. A block that only
+    computes values every lane computes alike (``alike``, scalars.alike) after a branch every
+    lane takes alike stays apart: its values can then be work-group scalars, computed once
+    (the first value of the reduction's ``int s = n / 2`` after the entry's ``n > 1``)."""
     index = {b.label: k for k, b in enumerate(blocks)}
     succ = successors(f)
     preds: dict[int, set[int]] = {}
@@ -55,6 +58,8 @@ def fuse(f: Function, blocks: list[Block], segments: list[list[Segment]],
                 or any(i.opname == "OpPhi" for i in tail.instructions) \
                 or len(segments[k + 1]) != 1 or segments[k + 1][0].kind != "lanes":
             continue
+        if _uniform_step(head, tail, alike):
+            continue
         last, seg = segments[k][-1], segments[k + 1][0]
         if (seg.reads and last.writes) or (seg.writes and (last.writes or last.reads)):
             continue
@@ -63,6 +68,15 @@ def fuse(f: Function, blocks: list[Block], segments: list[list[Segment]],
         segments[k + 1] = []
         joined[k + 1] = k
     return joined
+
+
+def _uniform_step(head: Block, tail: Block, alike: set[int]) -> bool:
+    """``head`` branches alike for every lane into ``tail``, which computes only values in
+    ``alike``."""
+    t = head.terminator
+    body = [i for i in tail.instructions if i is not tail.terminator]
+    return (t.opname == "OpBranch" or t.operands[0].value in alike) and bool(body) \
+        and all(i.result_id in alike for i in body)
 
 
 def terminator(r, inst: Instruction, block: Block, k: int, one: Callable[[str], None]) -> bool:

@@ -295,7 +295,7 @@ class Renderer:
         self.terminates = {id(b.terminator): b for b in blocks}
         segments = [segmentation.split(self, b) for b in blocks]
         spans = regions.intervals(self, f, blocks)
-        self.joined = chains.fuse(f, blocks, segments, spans)
+        self.joined = chains.fuse(f, blocks, segments, spans, scalars.alike(self, blocks))
         self.scalars = scalars.find(self, f, blocks, segments, spans)
         self.storage.update(dict.fromkeys(self.scalars, "wg"))
         self.merges = merge.find(f, blocks, segments, self.joined, spans)

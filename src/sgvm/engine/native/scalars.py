@@ -81,6 +81,23 @@ def find(r, f: Function, blocks: list[Block], segments: list[list[Segment]],
     return scalars
 
 
+def alike(r, blocks: list[Block]) -> set[int]:
+    """Values every lane computes alike whatever the control flow (``blocks`` in block order):
+    from constants, arguments and built-ins the same for the work-group, through pure
+    instructions and no phi. ``chains.py`` keeps a block computing only such values out of
+    its predecessor's loop, where they could not be work-group scalars."""
+    out: set[int] = set()
+    impure = IMPURE | set(non_uniform.LANE_OPS)
+    for b in blocks:
+        for inst in b.instructions:
+            if inst.opname == "OpPhi" or not lanes.computes(r, inst, impure):
+                continue
+            if (r.builtins.get(inst.operands[0].value) in SAME if inst.opname == "OpLoad"
+                    else all(_same(r, i, out) for i in inst.ids())):
+                out.add(inst.result_id)
+    return out
+
+
 def _others(inst: Instruction) -> list[int]:
     """The operands of collective ``inst`` that some lane reads of another lane (collectives.at):
     all but an Intel shuffle's index or delta, which each lane reads of its own, and a
