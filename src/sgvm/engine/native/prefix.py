@@ -28,7 +28,7 @@ _STRUCTURE = {"OpLoopMerge", "OpSelectionMerge", "OpLine", "OpNoLine"}
 _CONVERSIONS = {"OpUConvert", "OpSConvert", "OpBitcast"}
 
 
-def local_id_x(r, vid: int) -> bool:
+def _local_id_x(r, vid: int) -> bool:
     """Value ``vid`` is the local id in dimension 0, at least 32 bits wide (exact for every
     local id: a work-group has fewer than 2**31 work-items)."""
     inst = r.pure.get(vid)
@@ -52,8 +52,7 @@ def render(r, block: Block, index: dict[int, int]) -> list[str] | None:
         return None
     cond, yes, no = (x.value for x in term.operands[:3])
     body = [i for i in block.instructions if i is not term and i.opname not in _STRUCTURE
-            and not (i.opname == "OpPhi" and i.result_id in r.scalars)
-            and i.result_id not in r.scalars]
+            and i.result_id not in r.scalars]  # (the scalars: computed before, once)
     compare = next((i for i in body if i.result_id == cond), None)
     if compare is None or any(r.storage.get(i.result_id) not in (None, "local", "remat")
                               for i in body):
@@ -76,7 +75,7 @@ def render(r, block: Block, index: dict[int, int]) -> list[str] | None:
         f"      for (u32 l = sg_m; l < sg_vol; l++) sg_pc[l] = {tail}u;",
         f"      sg_took = ({taken} ? 1u : 0u) | ({taken} < sg_vol ? 2u : 0u);",
         f"      sg_tn = {taken if lower else f'sg_vol - {taken}'}; sg_prefixed++;",
-        f"      sg_nat = {'0' if (head == min(head, tail)) else 'sg_m'};  // the lower target's first lane",
+        f"      sg_nat = {'0' if head < tail else 'sg_m'};  // the lower target's first lane",
         "    } else {"]
 
 
@@ -95,10 +94,10 @@ def _form(r, compare: Instruction) -> tuple[str, str, bool, bool] | None:
     if not name.startswith(("S", "U")) or name[1:] not in _LEFT:
         return None
     a, b = (x.value for x in compare.operands[:2])
-    if local_id_x(r, a) and _uniform(r, b):
+    if _local_id_x(r, a) and _uniform(r, b):
         op, first_true = _LEFT[name[1:]]
         other = b
-    elif local_id_x(r, b) and _uniform(r, a):
+    elif _local_id_x(r, b) and _uniform(r, a):
         op, first_true = _RIGHT[name[1:]]
         other = a
     else:
