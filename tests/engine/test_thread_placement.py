@@ -5,6 +5,7 @@ share between the caller and the helper it just woke, doubling a launch's time."
 
 import ctypes
 import os
+import signal
 import threading
 
 import pytest
@@ -97,10 +98,31 @@ def test_a_launch_while_the_pool_is_busy_runs_on_its_own_thread():
         other.join(30)
 
 
+@pytest.mark.skipif(not hasattr(os, "fork"), reason="needs fork()")
+def test_a_forked_child_starts_helpers_of_its_own():
+    """A child of fork() has only the forking thread; its launches start helpers of their own
+    (pool.cpp's pthread_atfork handler), where the pool would otherwise believe the parent's
+    still there and run every chunk on the calling thread (multiprocessing forks on Linux)."""
+    def body(ctx, args, first, count, frame, local, priv, pm):
+        return 0
+
+    assert _launch(body, 8, 1, 2) == (0, 8)  # the parent's pool has its helper
+    pid = os.fork()
+    if pid == 0:  # the child: exits 0 when two threads ran its launch's two chunks
+        signal.alarm(60)  # a hung pool ends the child instead of the test run
+        try:
+            seen, _ = _placed(2)
+            os._exit(0 if len(seen) == 2 else 1)
+        finally:
+            os._exit(2)
+    _, status = os.waitpid(pid, 0)
+    assert os.WIFEXITED(status) and os.WEXITSTATUS(status) == 0, status
+
+
 def _placed(n: int) -> tuple[dict[int, tuple[set[int], int]], int]:
     """Runs ``n`` chunks on ``n`` threads that all wait for each other (so every thread takes
     one): each thread's CPU set and CPU while running, the caller's native id."""
-    meet = threading.Barrier(n, timeout=30)
+    meet = threading.Barrier(n, timeout=10)
     seen: dict[int, tuple[set[int], int]] = {}
 
     def body(ctx, args, first, count, frame, local, priv, pm):
