@@ -7,7 +7,11 @@ other than the caller's.
   that wakes late takes fewer chunks, and no thread touches the GIL (a pool of Python threads
   spent 0.15–0.2 ms of a 2 ms vector add waking its thread and handing it chunks).
 * Waking: after a launch a helper spins for 50 µs (launches often come back to back), then
-  sleeps on a condition variable.
+  sleeps on a condition variable; ``wake`` rouses it, at the start of a threaded launch, to
+  spin for up to 2 ms while the launch is prepared (an idle CPU of a virtual machine took
+  0.1–0.2 ms to wake).
+* One launch at a time runs on the pool; a launch from another thread meanwhile runs on its
+  calling thread alone. A child of ``fork()`` starts helpers of its own.
 * Placement: a thread woken from sleep is put, by Linux's scheduler, on the CPU of the thread
   that woke it when it judges that CPU about to go idle. The caller wakes the pool and then
   runs chunks itself, so a woken helper shares the caller's CPU until the load balancer moves
