@@ -12,6 +12,9 @@ suite), and on the native one checks where the path ran.
   in work-groups of 256, 64 and 2 (the ``int`` one's first ``s`` is computed in a block of
   its own after the entry's ``n > 1``: a work-group scalar only since such a block stays out
   of the entry's lane loop, chains.py);
+* a bound that is a kernel argument, negative, zero, inside the work-group, its size and past
+  (its loop counter enters the loop from the empty block after ``nk > 0``, which stays out
+  of the entry's lane loop so that the counter is a work-group scalar, chains.py);
 * two-dimensional work-groups and work-groups of a size that is not a power of two, where
   lane and local id differ or the path does not apply: the same results.
 """
@@ -49,6 +52,17 @@ kernel void {name}(global int *out, int a, int b, int nk, local int *acc) {{
   out[get_global_id(1) * get_global_size(0) + get_global_id(0)] = acc[me];
 }}
 """ for name, (T, test, _) in SPLITS.items()) + benchmark_cases().REDUCE + r"""
+kernel void below_argument(global int *out, long n, int nk, local int *acc) {
+  long l = get_local_id(0);
+  acc[l] = 0;
+  barrier(CLK_LOCAL_MEM_FENCE);
+  for (int k = 0; k < nk; k++) {
+    if (l < n) acc[l] += 1 << k;
+    barrier(CLK_LOCAL_MEM_FENCE);
+  }
+  out[get_global_id(0)] = acc[l];
+}
+
 kernel void tree_int(global const int *in, global int *out, local int *tmp) {
   int l = get_local_id(0), n = get_local_size(0);
   tmp[l] = in[get_global_id(0)];
@@ -85,6 +99,17 @@ def test_comparisons_of_the_local_id_in_one_dimension(module, backend, name, a, 
     np.testing.assert_array_equal(out, _marks(SPLITS[name][2], np.arange(n) % local, a, b, nk))
     if split.native and name in NATIVE_PATH:
         assert split.count == 2 * nk, "every test of every work-group without lane loops"
+
+
+@pytest.mark.parametrize("n", [-5, 0, 100, 256, 300])
+def test_a_bound_that_is_an_argument(module, backend, n):
+    size, local, nk = 512, 256, 5
+    with NativeRuns(backend, module, "sg_prefix_runs") as split:
+        (out,), _ = run(module, "below_argument", [np.zeros(size, np.int32), np.int64(n),
+                                                   np.int32(nk), Local(4 * local)], size, local)
+    np.testing.assert_array_equal(out, np.where(np.arange(size) % local < n, 2**nk - 1, 0))
+    if split.native:
+        assert split.count == 2 * nk
 
 
 @pytest.mark.parametrize("name", ["lt", "ge_ulong_mirrored"])

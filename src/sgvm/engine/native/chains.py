@@ -35,8 +35,9 @@ def fuse(f: Function, blocks: list[Block], segments: list[list[Segment]],
     """Join each block that qualifies (the module docstring) to its predecessor's last
     segment, in place; returns joined block number → its predecessor's. A block that only
     computes values every lane computes alike (``alike``, scalars.alike) after a branch every
-    lane takes alike stays apart: its values can then be work-group scalars, computed once
-    (the first value of the reduction's ``int s = n / 2`` after the entry's ``n > 1``)."""
+    lane takes alike stays apart: its values, and the phis its edges feed, can then be
+    work-group scalars (the first value of the reduction's ``int s = n / 2`` after the
+    entry's ``n > 1``; a loop counter entering from the empty block after such a test)."""
     index = {b.label: k for k, b in enumerate(blocks)}
     succ = successors(f)
     preds: dict[int, set[int]] = {}
@@ -72,10 +73,10 @@ def fuse(f: Function, blocks: list[Block], segments: list[list[Segment]],
 
 def _uniform_step(head: Block, tail: Block, alike: set[int]) -> bool:
     """``head`` branches alike for every lane into ``tail``, which computes only values in
-    ``alike``."""
+    ``alike`` (or nothing: a phi its edge feeds can then be a work-group scalar, scalars.py)."""
     t = head.terminator
     body = [i for i in tail.instructions if i is not tail.terminator]
-    return (t.opname == "OpBranch" or t.operands[0].value in alike) and bool(body) \
+    return (t.opname == "OpBranch" or t.operands[0].value in alike) \
         and all(i.result_id in alike for i in body)
 
 

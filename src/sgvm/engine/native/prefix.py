@@ -1,6 +1,6 @@
 """Branches whose lanes split at a local id: ``if (l < s)`` on the work-group path, where ``l``
-is the local id in dimension 0 and ``s`` a work-group scalar or constant (docs/native.md,
-"Branches on the local id").
+is the local id in dimension 0 and ``s`` a value every lane holds alike (a work-group scalar,
+a constant, an argument: ``scalars.same``) (docs/native.md, "Branches on the local id").
 
 In a one-dimensional work-group run alone (``sg_lsz1 == sg_lsz2 == 1``, ``sg_W == 1``),
 lane ``l`` has local id ``l``, so a comparison of the local id with a value every lane
@@ -17,6 +17,7 @@ such a block once per step.
 from __future__ import annotations
 
 from ...spirv import Block, Instruction
+from . import scalars
 
 # comparison → (the local id on the left: "<" or "<="; on the right: the same, mirrored),
 # whether the true edge is the comparison's ("<"/"<=") or its negation's
@@ -94,10 +95,10 @@ def _form(r, compare: Instruction) -> tuple[str, str, bool, bool] | None:
     if not name.startswith(("S", "U")) or name[1:] not in _LEFT:
         return None
     a, b = (x.value for x in compare.operands[:2])
-    if _local_id_x(r, a) and _uniform(r, b):
+    if _local_id_x(r, a) and scalars.same(r, b, r.scalars):
         op, first_true = _LEFT[name[1:]]
         other = b
-    elif _local_id_x(r, b) and _uniform(r, a):
+    elif _local_id_x(r, b) and scalars.same(r, a, r.scalars):
         op, first_true = _RIGHT[name[1:]]
         other = a
     else:
@@ -105,10 +106,6 @@ def _form(r, compare: Instruction) -> tuple[str, str, bool, bool] | None:
     width = r.type_of(other).width
     cast = f"(s64)(s{width})" if signed else f"(u64)(u{width})"
     return op, f"{cast}({r.leaf(other)})", signed, first_true
-
-
-def _uniform(r, vid: int) -> bool:
-    return vid in r.scalars or vid in r.m.constants
 
 
 def _count(op: str, bound: str, signed: bool) -> str:

@@ -35,6 +35,7 @@ from . import lanes, non_uniform
 from .collectives import SHUFFLES
 from .segmentation import IMPURE, Segment
 
+_IMPURE = IMPURE | set(non_uniform.LANE_OPS)  # what no work-group scalar computes
 # built-ins the same for every lane of a work-group (of the work-groups run together, but for
 # the group id: regions.groups)
 SAME = {"WorkgroupId", "WorkgroupSize", "EnqueuedWorkgroupSize", "GlobalSize", "NumWorkgroups",
@@ -53,8 +54,6 @@ def find(r, f: Function, blocks: list[Block], segments: list[list[Segment]],
     apart = {k for lo, hi in spans for k in range(lo, hi + 1)} | set(r.joined)
     across = {i for segs in segments for seg in segs if seg.kind == "collective"
               for inst in seg.insts for i in _others(inst)}
-    impure = IMPURE | set(non_uniform.LANE_OPS)
-    same = SAME - {"WorkgroupId"} if r.groupable else SAME  # (a groupable kernel reads none)
     where: dict[int, int] = {}
     cands: dict[int, Instruction] = {}
     for k, b in enumerate(blocks):
@@ -63,8 +62,7 @@ def find(r, f: Function, blocks: list[Block], segments: list[list[Segment]],
             if vid is None or inst.result_type is None or vid in across or k in apart or \
                     any(x.op not in _LEAVES for x in C.leaf_types(r.rtype(inst))):
                 continue
-            if inst.opname == "OpPhi" or (lanes.computes(r, inst, impure) and (
-                    inst.opname != "OpLoad" or r.builtins.get(inst.operands[0].value) in same)):
+            if inst.opname == "OpPhi" or _computed(r, inst):
                 where[vid], cands[vid] = k, inst
     scalars = set(cands)
     while True:
@@ -87,15 +85,21 @@ def alike(r, blocks: list[Block]) -> set[int]:
     instructions and no phi. ``chains.py`` keeps a block computing only such values out of
     its predecessor's loop, where they could not be work-group scalars."""
     out: set[int] = set()
-    impure = IMPURE | set(non_uniform.LANE_OPS)
     for b in blocks:
         for inst in b.instructions:
-            if inst.opname == "OpPhi" or not lanes.computes(r, inst, impure):
-                continue
-            if (r.builtins.get(inst.operands[0].value) in SAME if inst.opname == "OpLoad"
-                    else all(_same(r, i, out) for i in inst.ids())):
+            if inst.opname != "OpPhi" and _computed(r, inst) and (
+                    inst.opname == "OpLoad" or all(same(r, i, out) for i in inst.ids())):
                 out.add(inst.result_id)
     return out
+
+
+def _computed(r, inst: Instruction) -> bool:
+    """``inst`` computes its value from its operands alone (no memory, no other lane), or
+    loads a built-in the same for the work-group (the group id not where work-groups run
+    together: a groupable kernel reads none)."""
+    same_builtins = SAME - {"WorkgroupId"} if r.groupable else SAME
+    return lanes.computes(r, inst, _IMPURE) and (
+        inst.opname != "OpLoad" or r.builtins.get(inst.operands[0].value) in same_builtins)
 
 
 def _others(inst: Instruction) -> list[int]:
@@ -106,7 +110,10 @@ def _others(inst: Instruction) -> list[int]:
     return operands[:-1] if inst.opname in SHUFFLES + ("OpGroupBroadcast",) else operands
 
 
-def _same(r, vid: int, scalars: set[int]) -> bool:
+def same(r, vid: int, scalars: set[int]) -> bool:
+    """Value ``vid`` is the same for every lane of the work-group: one of ``scalars``, a
+    constant, an undefined value, an argument, a local variable's or a program-scope
+    variable's address."""
     m = r.m
     return vid in scalars or vid in m.constants or vid in m.undefs or vid in r.params \
         or vid in r.local_offsets or vid in r.globals
@@ -118,7 +125,7 @@ def _uniform(r, term: Instruction, scalars: set[int]) -> bool:
     if o in ("OpBranch", "OpReturn", "OpReturnValue", "OpUnreachable"):
         return True
     if o in ("OpBranchConditional", "OpSwitch"):
-        return _same(r, term.operands[0].value, scalars)
+        return same(r, term.operands[0].value, scalars)
     return False
 
 
@@ -128,13 +135,13 @@ def _fed(r, inst: Instruction, blocks: list[Block], index: dict[int, int], conv:
     if inst.opname == "OpLoad":  # of a built-in the same for the work-group (find)
         return True
     if inst.opname != "OpPhi":
-        return all(_same(r, i, scalars) for i in inst.ids())
+        return all(same(r, i, scalars) for i in inst.ids())
     for op in inst.operands:
         value, pred = op.value
         k = index.get(pred)
         if k is None or k not in conv or k in r.joined or k + 1 in r.joined \
                 or blocks[k].terminator.opname not in ("OpBranch", "OpBranchConditional") \
-                or not _uniform(r, blocks[k].terminator, scalars) or not _same(r, value, scalars):
+                or not _uniform(r, blocks[k].terminator, scalars) or not same(r, value, scalars):
             return False
     return True
 
