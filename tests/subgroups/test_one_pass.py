@@ -43,7 +43,7 @@ REQ kernel void computed(global const float *x, global float *out, int n) {
 
 REQ kernel void lanes(global const float *in, global float *out, int off, int step, int odd) {
   int i = get_global_id(0), lane = get_sub_group_local_id();
-  int at = lane == odd ? off + 1000 : off + lane * step;
+  int at = lane == odd ? off + 300 : off + lane * step;
   out[i] = in[at] + intel_sub_group_shuffle(in[i], 1);
 }
 
@@ -121,7 +121,10 @@ def test_an_access_from_the_sub_group_local_id(sized, backend, case):
         "in bounds": ("up", 0, 1, -1, None),
         "past the end": ("up", 256 - S + 1, 1, -1, S - 1),  # lane S-1 reads x[256]
         "before the start": ("down", 2, -1, -1, 3),  # lane 3 reads x[-1]
-        "one lane": ("lanes", 0, 1, 5, 5)}[case]  # lane 5 alone: not affine
+        # lane 5 alone reads x[300]: not affine; 176 bytes past the end, inside the spare
+        # bytes the CUDA backend keeps after a buffer (docs/cuda.md, "Memory errors": an
+        # overrun of more can land in another argument's region, x[1000] did at times)
+        "one lane": ("lanes", 0, 1, 5, 5)}[case]
     x = np.arange(256, dtype=np.float32)
     args = [x, np.zeros(256, np.float32), np.int32(off), np.int32(step), np.int32(odd)]
     if bad is not None:
