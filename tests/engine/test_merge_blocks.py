@@ -8,6 +8,7 @@ lane stores):
   two buffers, the fused loop runs (the native backend's count of fused runs, on the
   ``[native]`` variant) with checks on and off;
 * a store past the end of its buffer is named by its work-item;
+* an image of 8 MiB, whose rows the fused loop prefetches;
 * the step budget still counts the merge block's step when every lane returns in it;
 * lanes that leave the chain by another edge (an atomic block) wait there while the others
   run the merge block in the fused loop, and run it next;
@@ -82,6 +83,21 @@ def test_the_stencil_store_merges(module):
         (ep,) = [e for e in r.m.entry_points if e.name == kernel]
         r._kernel(ep.function, kernel, "k")
         assert r.merges == {0: 2} and r.joined == {1: 0}, kernel
+
+
+def test_rows_of_a_large_image_are_prefetched(module, backend):
+    """2048×1024 floats, 8 MiB a buffer (``merge.PREFETCH``): the fused loop prefetches the
+    rows of the work-group after next, a hint that changes no result."""
+    w, h = 2048, 1024
+    a = np.random.default_rng(2).random((h, w), np.float32)
+    with _fused_runs(backend, module) as fused:
+        (_, b), _ = run(module, "stencil", [a, np.zeros_like(a), np.int32(w), np.int32(h)],
+                        (w, h), (16, 16))
+    np.testing.assert_array_equal(b, _stencil(a))
+    if fused.native:
+        assert fused.count == (w // 16) * (h // 16 - 2)
+        source, _ = Renderer(module, 16).render("stencil")
+        assert "sg_sz0 >= 8388608ULL) __builtin_prefetch(" in source
 
 
 def test_apart_runs_fused(module, backend, checks):

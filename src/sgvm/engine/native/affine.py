@@ -319,3 +319,23 @@ class Steps:
                 exts.add(Extension(i, width, True, s.k))
             k += s.k * size
         return Step(_wrap(k, 64), frozenset(exts))
+
+
+def root(r, defs: dict[int, Instruction], vid: int) -> tuple[int, int]:
+    """Pointer ``vid`` as (another pointer, a constant byte offset from it): through copies,
+    casts and access chains with constant indices (``a + 1`` of ``a``), as far as ``defs``
+    go."""
+    offset = 0
+    while (inst := defs.get(vid)) is not None:
+        if inst.opname in _SAME:
+            vid = inst.ids()[0]
+            continue
+        base, *idx = inst.ids()
+        c = [r.m.constants.get(i) for i in idx]
+        if inst.opname not in ("OpPtrAccessChain", "OpInBoundsPtrAccessChain") or len(idx) != 1 \
+                or c[0] is None or not isinstance(c[0].value, int):
+            break
+        offset += _wrap(c[0].value, r.type_of(idx[0]).width) * T.size_of(r.type_of(base).pointee)
+        vid = base
+    return vid, offset
+
