@@ -104,7 +104,7 @@ def test_rows_of_a_large_image_are_prefetched(module, backend):
     if count is not None:
         assert count == (w // 16) * (h // 16 - 2)
         source, _ = Renderer(module, 16).render("stencil")
-        assert "sg_sz0 >= 8388608ULL) __builtin_prefetch(" in source
+        assert "if (sg_sz0 >= 8388608ULL) __builtin_prefetch(" in source
 
 
 def test_apart_runs_fused(module, backend, checks):

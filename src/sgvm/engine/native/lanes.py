@@ -491,7 +491,8 @@ def _corners(r, decl: str, lines: list[str], plane: Plane | None) -> list[str]:
         out += [f"      {{ const s64 sg_kx = {k}LL * sg_dx, sg_k1 = (s64)(sg_q{n}[1] - sg_q{n}[0]);",
                 f"      sg_pre |= sg_k1 >= {_PLANE_STEP}LL || sg_k1 <= -{_PLANE_STEP}LL"
                 + (f" || sg_k1 % {align}" if align > 1 else "") + ";",
-                "      const s64 sg_ky = sg_k1 * sg_dy;"]
+                f"      const s64 sg_ky = (sg_k1 < {_PLANE_STEP}LL && sg_k1 > -{_PLANE_STEP}LL ? "
+                "sg_k1 : 0) * sg_dy;"]
         for end, f in (("a", "SG_MIN0"), ("b", "SG_MAX0")):
             out.append(f"      {{ char *{p} = (char *)(sg_q{n}[0] + (u64)({f}(sg_kx) + {f}(sg_ky)));")
             out += [f"      sg_pre |= !({t});" for t in tests]

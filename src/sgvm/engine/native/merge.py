@@ -242,8 +242,8 @@ def starts(r, insts: list[Instruction], block: Block, index: dict[int, int]
         base, offset = affine.root(r, defs, p)
         if base not in ahead or offset > ahead[base][0]:
             ahead[base] = (offset, p, r.affine_tested[p], slot)
-    return first, [f"      if (sg_sz{s} >= {PREFETCH}ULL) __builtin_prefetch(sg_a{p} + "
-                   f"{2 * k}LL * SG_SIZE, {int(p in stores)}, 3);"
+    return first, [f"      if (sg_sz{s} >= {PREFETCH}ULL) __builtin_prefetch((const char *)"
+                   f"((u64)sg_a{p} + (u64)({2 * k}LL * SG_SIZE)), {int(p in stores)}, 3);"
                    for _, p, k, s in ahead.values()]
 
 
