@@ -441,9 +441,7 @@ def _ends(r, tests: list[str], exts: list[affine.Extension], decl: str,
             out.append(f"      {pair[end]} = (s64)({ct}){r.leaf(e.vid)};")
         for n, group in enumerate(spans):
             for p, nbytes in group:
-                out.append(f"      sg_fa{n} = (u64){p} < sg_fa{n} ? (u64){p} : sg_fa{n}; "
-                           f"sg_fb{n} = (u64){p} + {nbytes}u > sg_fb{n} ? (u64){p} + "
-                           f"{nbytes}u : sg_fb{n};")
+                out.append(_bound(n, p, nbytes))
         out.append("      }")
     for e, (a, b) in zip(exts, names, strict=True):
         out.append(f"      sg_pre |= {a} + (s64){e.k}LL * (s64)(sg_xb - 1 - sg_xa) != {b};")
@@ -481,27 +479,35 @@ def _corners(r, decl: str, lines: list[str], plane: Plane | None) -> list[str]:
     for n, e in enumerate(exts):
         lo, hi = e.range
         lo = f"{lo}LL" if lo >= 0 else f"(-{-lo - 1}LL - 1)"
-        out += [f"      {{ const s64 sg_kx = {e.k}LL * sg_dx, sg_k1 = sg_v{n}[1] - sg_v{n}[0];",
-                f"      const s64 sg_ky = (sg_k1 < {_PLANE_STEP}LL && sg_k1 > -{_PLANE_STEP}LL ? "
-                "sg_k1 : 0) * sg_dy;",
-                f"      sg_pre |= sg_k1 >= {_PLANE_STEP}LL || sg_k1 <= -{_PLANE_STEP}LL || "
-                f"(__int128)sg_v{n}[0] + SG_MIN0(sg_kx) + SG_MIN0(sg_ky) < {lo} || "
+        out += [*_steps(e.k, f"sg_v{n}[1] - sg_v{n}[0]", 1),
+                f"      sg_pre |= (__int128)sg_v{n}[0] + SG_MIN0(sg_kx) + SG_MIN0(sg_ky) < {lo} || "
                 f"(__int128)sg_v{n}[0] + SG_MAX0(sg_kx) + SG_MAX0(sg_ky) > {hi}LL; }}"]
     for n, (p, k, align, tests, spans) in enumerate(ptrs):
-        out += [f"      {{ const s64 sg_kx = {k}LL * sg_dx, sg_k1 = (s64)(sg_q{n}[1] - sg_q{n}[0]);",
-                f"      sg_pre |= sg_k1 >= {_PLANE_STEP}LL || sg_k1 <= -{_PLANE_STEP}LL"
-                + (f" || sg_k1 % {align}" if align > 1 else "") + ";",
-                f"      const s64 sg_ky = (sg_k1 < {_PLANE_STEP}LL && sg_k1 > -{_PLANE_STEP}LL ? "
-                "sg_k1 : 0) * sg_dy;"]
-        for end, f in (("a", "SG_MIN0"), ("b", "SG_MAX0")):
+        out += _steps(k, f"(s64)(sg_q{n}[1] - sg_q{n}[0])", align)
+        for f in ("SG_MIN0", "SG_MAX0"):
             out.append(f"      {{ char *{p} = (char *)(sg_q{n}[0] + (u64)({f}(sg_kx) + {f}(sg_ky)));")
             out += [f"      sg_pre |= !({t});" for t in tests]
-            for g, nbytes in spans:
-                out.append(f"      sg_f{end}{g} = SG_{'MIN' if end == 'a' else 'MAX'}("
-                           f"sg_f{end}{g}, (u64){p}{f' + {nbytes}u' if end == 'b' else ''});")
+            out += [_bound(g, p, nbytes) for g, nbytes in spans]
             out.append("      }")
         out.append("      }")
     return [*out, "      } else"]
+
+
+def _steps(k: int, across: str, align: int) -> list[str]:
+    """Opens a scope holding a plane's ``sg_kx`` and ``sg_ky``: a value's change from the
+    plane's first lane to its last lane along the row (step ``k``) and to its last row (the
+    C ``across``: its difference from the first row to the second, tested below
+    ``_PLANE_STEP`` and a multiple of ``align``, so that no product overflows)."""
+    ok = f"(sg_k1 < {_PLANE_STEP}LL && sg_k1 > -{_PLANE_STEP}LL)"
+    return [f"      {{ const s64 sg_kx = {k}LL * sg_dx, sg_k1 = {across};",
+            f"      sg_pre |= !{ok}" + (f" || sg_k1 % {align}" if align > 1 else "") + ";",
+            f"      const s64 sg_ky = ({ok} ? sg_k1 : 0) * sg_dy;"]
+
+
+def _bound(n: int, p: str, nbytes: int) -> str:
+    """Group ``n``'s bounds (``sg_fa<n>`` to ``sg_fb<n>``) widened to ``nbytes`` at ``p``."""
+    return (f"      sg_fa{n} = SG_MIN(sg_fa{n}, (u64){p}); "
+            f"sg_fb{n} = SG_MAX(sg_fb{n}, (u64){p} + {nbytes}u);")
 
 
 def loop(when: str, skip: str) -> list[str]:
