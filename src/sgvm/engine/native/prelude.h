@@ -41,6 +41,48 @@ struct SgCtx {
 // Merge blocks run fused (merge.py) by this library's calls so far: the tests read it.
 extern "C" { u64 sg_merged_runs = 0, sg_joined_runs = 0; }
 extern "C" { u64 sg_looped_runs = 0, sg_prefix_runs = 0; }
+extern "C" { u64 sg_streamed_runs = 0; }
+
+// Streaming stores (streams.py): the ``n`` values of ``size`` bytes a piece of a row stored
+// in stage ``s`` copied to ``d``, lane by lane where mark ``w`` says some lane did not store;
+// else at once, the whole 64-byte lines with non-temporal stores where ``nt`` (x86-64).
+// Whether it streamed.
+SG_FN u32 sg_put(char *d, const char *s, const u8 *w, u32 n, u32 size, bool nt) {
+  u8 all = 1;
+  for (u32 i = 0; i < n; i++) all &= w[i];
+  if (!all) {
+    for (u32 i = 0; i < n; i++)
+      if (w[i]) memcpy(d + (u64)i * size, s + (u64)i * size, size);
+    return 0;
+  }
+  const u64 len = (u64)n * size;
+#if defined(__x86_64__)
+  typedef char line __attribute__((vector_size(64)));
+  typedef char loose_line __attribute__((vector_size(64), aligned(1)));
+  if (nt && ((u64)d & 63) == 0 && (len & 63) == 0) {  // whole lines (no calls of memcpy)
+    for (u64 i = 0; i < len; i += 64)
+      __builtin_nontemporal_store(*(const loose_line *)(s + i), (line *)(d + i));
+    return 1;
+  }
+  if (nt) {
+    u64 i = (0 - (u64)d) & 63;
+    i = i < len ? i : len;
+    memcpy(d, s, i);
+    for (; i + 64 <= len; i += 64)
+      __builtin_nontemporal_store(*(const loose_line *)(s + i), (line *)(d + i));
+    memcpy(d + i, s + i, len - i);
+    return 1;
+  }
+#endif
+  memcpy(d, s, len);
+  return 0;
+}
+// Before an entry point returns: its non-temporal stores visible to the other threads.
+#if defined(__x86_64__)
+#define SG_STREAMS_DONE() __builtin_ia32_sfence()
+#else
+#define SG_STREAMS_DONE() ((void)0)
+#endif
 
 // ---- faults (the CUDA backend's record layout: engine/common/faults.py reads it) ------
 SG_FN void sg_fault(u64 *fault, u64 id, u64 a, u32 n, u32 kind, u32 why, u32 slot = 0,

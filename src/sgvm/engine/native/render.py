@@ -51,6 +51,7 @@ from . import (
     segment_joins,
     segmentation,
     skeleton,
+    streams,
 )
 from .collectives import render_collective
 from .inline import flatten
@@ -122,6 +123,8 @@ class Renderer:
         self.joined: dict[int, int] = {}  # block → the block whose lane loop runs it (chains.py)
         self.merges: dict[int, int] = {}  # chain head → its merge block (merge.py)
         self.merging: int | None = None  # the merge block of the fused loop being rendered
+        self.streamable = streams.allowed(self.m)  # its kernels may stream stores (streams.py)
+        self.streams: dict[int, streams.Stream] = {}  # … those of the fused loop being rendered
         self.blocks: list[Block] = []  # in block order
         self.terminates: dict[int, Block] = {}  # id() of each terminator → its block
         self.groupable = False  # rendering a kernel for work-groups run together
@@ -541,6 +544,9 @@ class Renderer:
     def _store(self, ptr: int, value: int, align: int) -> None:
         from ..clower.ops import store
 
+        if ptr in self.streams:  # into the stage of the fused loop's piece of a row
+            self.emit(streams.store(self.streams[ptr], self.leaf(value)))
+            return
         store(self, ptr, value, align)
 
 

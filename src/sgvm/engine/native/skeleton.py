@@ -36,6 +36,7 @@ def function(symbol: str, site_table: str, arrays: list[tuple[str, str, int]],
         *head,
         "  u64 sg_had[3] = {0, 0, 0};  // the group size the local ids were filled for",
         "  u64 sg_merged = 0, sg_joined = 0;  // loops run fused (merge.py, segment_joins.py): counted",
+        "  u64 sg_streamed = 0;  // pieces of rows stored with non-temporal stores (streams.py)",
         "  u64 sg_looped = 0;  // loops run sub-group by sub-group (loops.py): the same",
         "  u64 sg_prefixed = 0;  // branches on the local id run without lane loops (prefix.py)",
         # the work-group's id: divided out once, then counted up (no division per group)
@@ -85,13 +86,17 @@ def function(symbol: str, site_table: str, arrays: list[tuple[str, str, int]],
         "  if (sg_merged) __atomic_fetch_add(&sg_merged_runs, sg_merged, __ATOMIC_RELAXED);",
         "  if (sg_looped) __atomic_fetch_add(&sg_looped_runs, sg_looped, __ATOMIC_RELAXED);",
         "  if (sg_joined) __atomic_fetch_add(&sg_joined_runs, sg_joined, __ATOMIC_RELAXED);",
+        "  if (sg_streamed) __atomic_fetch_add(&sg_streamed_runs, sg_streamed, __ATOMIC_RELAXED);",
         "  if (sg_prefixed) __atomic_fetch_add(&sg_prefix_runs, sg_prefixed, __ATOMIC_RELAXED);",
         "  return 0;",
         "}",
         f'extern "C" int {symbol}(const SgCtx *sgc, const u64 *sg_args, u64 sg_first, '
         "u64 sg_count, char *sg_frame, char *sg_local, char *sg_priv, u32 sg_pm) {",
-        f"  return {symbol}_run(sgc, sg_args, sg_first, sg_count, sg_local, sg_priv, sg_pm"
-        + "".join(f", ({ct} *)(sg_frame + (u64){off} * sg_pm)" for ct, _, off in arrays) + ");",
+        f"  const int sg_rc = {symbol}_run(sgc, sg_args, sg_first, sg_count, sg_local, "
+        "sg_priv, sg_pm" + "".join(f", ({ct} *)(sg_frame + (u64){off} * sg_pm)"
+                                   for ct, _, off in arrays) + ");",
+        "  SG_STREAMS_DONE();  // before the pool counts the chunk done (streams.py)",
+        "  return sg_rc;",
         "}",
         *regions.group_macros(None),
     ])
