@@ -1,7 +1,8 @@
 """The ``SGVM_*`` environment variables every launch consults, read in one pass.
 
 A launch asks for about a dozen settings (the portability variants, the step budget, the
-batch size, the device profile, the sub-group size, the CUDA backend's checks). ``os.environ.get`` costs about a
+batch size, the device profile, the sub-group size, the CUDA and native backends' checks,
+the native backend's threads). ``os.environ.get`` costs about a
 microsecond a name (it encodes the name, and an unset one raises and catches
 ``KeyError``), a sixth of the launch of a small kernel. :func:`current` reads them all in
 one C-level pass over the process environment's mapping and hands out one
@@ -30,6 +31,8 @@ class Settings(NamedTuple):
     SGVM_MAX_STEPS: str | None
     SGVM_BATCH_LANES: str | None
     SGVM_CUDA_BOUNDS: str | None
+    SGVM_BOUNDS: str | None
+    SGVM_THREADS: str | None
 
 
 NAMES: tuple[str, ...] = Settings._fields

@@ -29,7 +29,9 @@ from typing import Any
 import numpy as np
 
 from ...errors import BuildError, KernelMemoryError, LogicError, UnsupportedError
+from ...runtime import environment
 from ...runtime.args import BufferArg, ImageArg, LocalArg, NullArg, SamplerArg, ValueArg
+from ...runtime.environment import Settings
 from ...runtime.memory import OFFSET_BITS, allocation
 from ...runtime.variant import Variant
 from ...spirv import Module
@@ -72,16 +74,20 @@ def _own_choices(v: Variant) -> bool:
 _together = functools.lru_cache(maxsize=256)(groups)  # work-groups run together per shape
 
 
-def checks_enabled() -> bool:
-    """Whether launches check memory accesses and the step budget (``SGVM_BOUNDS=0``: off)."""
-    return os.environ.get("SGVM_BOUNDS", "1") != "0"
+def checks_enabled(env: Settings | None = None) -> bool:
+    """Whether launches check memory accesses and the step budget (``SGVM_BOUNDS=0``: off),
+    in ``env`` (None: the environment now)."""
+    return (env or environment.current()).SGVM_BOUNDS != "0"
 
 
-def threads() -> int:
-    """``SGVM_THREADS``, else the CPUs this process may run on."""
-    env = os.environ.get("SGVM_THREADS")
-    if env:
-        return max(1, int(env))
+def threads(env: Settings | None = None) -> int:
+    """``SGVM_THREADS`` in ``env`` (None: the environment now), else the CPUs this process may
+    run on. (Read with the launch's other settings: ``os.environ.get`` of two unset names
+    took 25-30 µs of a launch whose interpreter data the benchmark's rewrite of 48 MiB of
+    inputs had put out of cache.)"""
+    n = (env or environment.current()).SGVM_THREADS
+    if n:
+        return max(1, int(n))
     try:
         return len(os.sched_getaffinity(0))
     except AttributeError:  # not Linux
@@ -179,10 +185,11 @@ class NativeBackend(Backend):
         if not _own_choices(v):
             _announce(module, kernel, f"{v.describe()} runs on the reference engine")
             return backends.get("numpy").launch(request)
-        n = 1 if request.ndrange.work_items < SMALL else threads()  # (small: not worth threads)
+        env = request.settings
+        n = 1 if request.ndrange.work_items < SMALL else threads(env)  # (small: not worth threads)
         if n > 1:
             pool.wake()  # while the launch is prepared
-        checked = checks_enabled()
+        checked = checks_enabled(env)
         try:
             lib, kernels = compiled(module, request.sub_group_size, checked, kernel=kernel)
             info = kernels[kernel]
