@@ -24,8 +24,9 @@ between them) holds a *joined* copy in front of its segments' loops, for when
 Otherwise the segments run one after the other as before. Values the run passes between its
 segments and nothing else reads are C locals in the joined loop, which is built as the fused
 loop is (``merge.loop``: addresses stepped from each row's first lane, prefetches in the
-copy for whole rows of ``SG_SIZE``, streaming stores in the loop for rows of any length). A block whose last segment
-runs with its merge block (``merge.py``) joins the segments before that one only.
+copy for whole rows of ``SG_SIZE``, streaming stores in the loop for rows of any length). A
+block whose last segment runs with its merge block (``merge.py``) joins the segments before
+that one only.
 """
 
 from __future__ import annotations
