@@ -268,9 +268,9 @@ def _launch_key(info: KernelInfo, request: LaunchRequest, checked: bool, W: int
         else:
             return None
     nd = request.ndrange
-    return (id(info), checked, W, request.max_steps, limits.max_steps(), request.sub_group_size,
-            nd.work_dim, nd.local_size, nd.global_offset, nd.global_size, request.device.local_mem_size,
-            tuple(request.labels), tuple(args))
+    return (id(info), checked, W, request.max_steps, limits.max_steps(request.settings),
+            request.sub_group_size, nd.work_dim, nd.local_size, nd.global_offset, nd.global_size,
+            request.device.local_mem_size, tuple(request.labels), tuple(args))
 
 
 def _reused_context(info: KernelInfo, request: LaunchRequest, checked: bool, W: int
@@ -409,7 +409,7 @@ def _context(info: KernelInfo, request: LaunchRequest, checked: bool, W: int) ->
         raise LogicError(f"kernel '{request.kernel}' needs {local} bytes of local memory, the "
                          f"device has {request.device.local_mem_size}", "CL_OUT_OF_RESOURCES")
     ngr = tuple(-(-g // lsz) for g, lsz in zip(nd.global_size, nd.local_size, strict=True))
-    steps = limits.max_steps() if request.max_steps is None else request.max_steps
+    steps = limits.max_steps(request.settings) if request.max_steps is None else request.max_steps
     # One array of 64-bit words holds what the kernel reads: its context (prelude.h's SgCtx,
     # _CTX words), the argument words, the objects per parameter, the regions' table, the
     # local and private objects, then the fault record; built from one list of Python ints.
