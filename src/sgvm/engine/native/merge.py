@@ -33,6 +33,7 @@ ran them, and is tested there (a launch whose lanes all return in ``m`` has no n
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
 
 from ...spirv import Block, Function, Instruction
 from ..clower import ctypes_ as C
@@ -139,7 +140,7 @@ def _fused(r, seg: Segment, block: Block, k: int, index: dict[int, int]) -> list
         body = lanes.body(r, insts, block, index, "off")
         decl = " ".join(f"{C.scalar_ctype(x)} {n};" for p in phis for x, n in zip(
             C.leaf_types(r.type_of(p.result_id)), r.leaves(p.result_id), strict=True))
-        streamed = streams.body(r, insts, block, index)
+        streamed = streams.body(r, insts, block, index, first)
         if r.slow:  # an access whose object is unknown: the chain's checked loop tests it
             return None
     finally:
@@ -149,8 +150,8 @@ def _fused(r, seg: Segment, block: Block, k: int, index: dict[int, int]) -> list
     # 5-point stencil 3072², one thread: 8.3 → 8.1 ms)
     return ["    bool sg_fz = false, sg_e1 = false, sg_e2 = false, sg_lf = false; u32 sg_took3 = 0;",
             *test(r, groups, pre, plain, "sg_fz"), "    sg_merged += sg_fz;",
-            *loop([body[0] + " " + decl, *body[1:]], "sg_fz", first, ahead,
-                  streamed and (streamed[0], [streamed[1][0] + " " + decl, *streamed[1][1:]]))]
+            *loop([body[0] + " " + decl, *body[1:]], "sg_fz", first, ahead, streamed and replace(
+                streamed, body=[streamed.body[0] + " " + decl, *streamed.body[1:]]))]
 
 
 Groups = list[tuple[bool, list[tuple[int, int]]]]
@@ -203,7 +204,7 @@ def test(r, groups: Groups, pre: list[str], plain: list[str], flag: str) -> list
 
 
 def loop(body: list[str], flag: str, first: list[str] = (), ahead: list[str] = (),
-         streamed: tuple[list[streams.Stream], list[str]] | None = None) -> list[str]:
+         streamed: streams.Streamed | None = None) -> list[str]:
     """The fused loop over the run when ``flag`` (``lanes.loop``), with a copy for a run of
     whole rows of ``SG_SIZE`` lanes whose trip count clang knows (one vector step for 16
     floats) and no row's ends to find; ``assume_safety``: the pre-pass found every store
@@ -211,18 +212,18 @@ def loop(body: list[str], flag: str, first: list[str] = (), ahead: list[str] = (
     would test that again in every row). ``first``: the addresses computed at each row's
     first lane (``starts``), in a scope; ``ahead``: the prefetches of the copy for whole rows
     (``starts``). (Both copies together: the 5-point stencil 1024², one thread, 0.87 → 0.78
-    ms; either alone, none.) ``streamed``: the streaming stores of ``body`` and the body
-    storing them in stages, which the loop for rows of any length then runs in pieces of a
-    row (``streams.py``; not the copy for rows of ``SG_SIZE``: rows of a 16×16 work-group of
-    the 5-point stencil 3072², a line each, were no faster streamed)."""
+    ms; either alone, none.) ``streamed``: the streaming stores of ``body``, the body storing
+    them in stages and its stepped addresses, which the loop for rows of any length then
+    runs in pieces of a row (``streams.py``; not the copy for rows of ``SG_SIZE``: rows of a
+    16×16 work-group of the 5-point stencil 3072², a line each, were no faster streamed)."""
     rows, ids, ends, _, each = lanes.loop(flag, "")
     pragma = '      _Pragma("clang loop vectorize(assume_safety) interleave_count(1)")'
     close = "      }" + (" }" if first else "")
     piece: list[str] = []
     put: list[str] = []
-    general = body
+    general, stepped = body, first
     if streamed:
-        stored, general = streamed
+        stored, general, stepped = streamed.streams, streamed.body, streamed.first
         piece = [f"      for (u32 sg_xp = sg_xa; sg_xp < sg_xb; sg_xp += {streams.PIECE}) {{",
                  f"      const u32 sg_xe = sg_xb - sg_xp < {streams.PIECE} ? sg_xb : "
                  f"sg_xp + {streams.PIECE};", *streams.stages(stored)]
@@ -233,8 +234,8 @@ def loop(body: list[str], flag: str, first: list[str] = (), ahead: list[str] = (
             "      for (u32 sg_l0 = sg_first; sg_l0 < sg_end; sg_l0 += SG_SIZE) {", ids,
             "      const u32 sg_xa = 0, sg_xb = SG_SIZE;", *first, *ahead, pragma,
             "      for (u32 sg_x = 0; sg_x < SG_SIZE; sg_x++) { const u32 l = sg_l0 + sg_x;",
-            *body, close, "    } } else", rows, ids, ends, *first, *piece, pragma, each,
-            *general, *put, close, "    }"]
+            *body, close, "    } } else", rows, ids, ends, *stepped, *piece, pragma, each,
+            *general, *put, "      }" + (" }" if stepped else ""), "    }"]
 
 
 def starts(r, insts: list[Instruction], block: Block, index: dict[int, int]

@@ -78,16 +78,27 @@ def find(r, insts: list[Instruction], steps: dict[int, int]) -> list[Stream]:
     return list(out.values())
 
 
-def body(r, insts: list[Instruction], block: Block, index: dict[int, int]
-         ) -> tuple[list[Stream], list[str]] | None:
-    """The streams of a fused loop of ``insts`` (its addresses stepped: ``r.fixed``) and its
-    body storing them in stages (``lanes.body``), or None where none streams."""
+@dataclass(frozen=True)
+class Streamed:
+    """A fused loop's streams, its body storing them in stages and the C computing its
+    stepped addresses at a row's first lane (``lanes.starts``)."""
+
+    streams: list[Stream]
+    body: list[str]
+    first: list[str]
+
+
+def body(r, insts: list[Instruction], block: Block, index: dict[int, int], first: list[str]
+         ) -> Streamed | None:
+    """The streams of a fused loop of ``insts`` (its addresses stepped: ``r.fixed``, from
+    ``first``) and its body storing them in stages (``lanes.body``), or None where none
+    streams."""
     found = find(r, insts, {p: r.affine_tested[p] for p in r.fixed})
     if not found:
         return None
     r.streams = {s.ptr: s for s in found}
     try:
-        return found, lanes.body(r, insts, block, index, "off")
+        return Streamed(found, lanes.body(r, insts, block, index, "off"), first)
     finally:
         r.streams = {}
 
