@@ -6,8 +6,9 @@ A store the CPU makes to a line not in its cache first reads the line (a read fo
 ownership); a non-temporal store writes the whole line without reading it, past the caches.
 For a vector add of 4M floats, a third of the memory traffic is the reads of the lines of
 ``c`` about to be overwritten. clang does not vectorise a loop with a non-temporal store of
-one lane's value (x86 has no such store for fewer than 16 bytes), so the loop stores each
-lane's value in a stage instead, and ``sg_put`` (``prelude.h``) copies the piece's bytes.
+one lane's value (a vector's non-temporal store needs the vector's alignment, which a lane's
+address does not promise), so the loop stores each lane's value in a stage instead, and
+``sg_put`` (``prelude.h``) copies the piece's bytes.
 
 The same bytes reach memory: the fused loop runs only where its pre-pass found every store's
 range apart from every other access's (no load of the loop reads what it stores), and each
