@@ -238,17 +238,21 @@ def loop(body: list[str], flag: str, first: list[str] = (), ahead: list[str] = (
             *general, *put, "      }" + (" }" if stepped else ""), "    }"]
 
 
+def stepped(r, insts: list[Instruction], block: Block, index: dict[int, int]) -> list[str]:
+    """``lanes.starts`` for a fused loop: exact where it runs, its pre-pass having passed."""
+    return lanes.starts(r, insts, block, index, ("sg_xa", "sg_l0 + sg_xa"), "(sg_x - sg_xa)")
+
+
 def starts(r, insts: list[Instruction], block: Block, index: dict[int, int]
            ) -> tuple[list[str], list[str]]:
-    """``lanes.starts`` for a fused loop (exact where it runs, its pre-pass having passed),
-    and the prefetches of a run of whole rows: of each address stepped along the row (one
-    per pointer and constant offsets from it: ``a[i - 1]``, ``a[i]``, ``a[i + 1]`` one), the
-    bytes the same row of the work-group after next will touch, where work-groups run in
+    """``stepped``, and the prefetches of a run of whole rows: of each address stepped along
+    the row (one per pointer and constant offsets from it: ``a[i - 1]``, ``a[i]``,
+    ``a[i + 1]`` one), the bytes the same row of the work-group after next will touch, where work-groups run in
     order along dimension 0 and the address follows the global id (a hint: a prefetch never
     faults), in objects of ``PREFETCH`` bytes or more. The 5-point stencil 3072², one
     thread: 8.2 → 7.0 ms; the lines of its rows entering the cache arrive before the loads
     that need them (the hardware's streams of 18 rows read and 16 written)."""
-    first = lanes.starts(r, insts, block, index, ("sg_xa", "sg_l0 + sg_xa"), "(sg_x - sg_xa)")
+    first = stepped(r, insts, block, index)
     defs = {i.result_id: i for i in insts if i.result_id is not None}
     stores = {i.operands[0].value for i in insts if i.opname == "OpStore"}
     ahead: dict[int, tuple[int, int, int, int]] = {}  # root → (offset, pointer, step, slot)

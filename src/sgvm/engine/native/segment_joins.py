@@ -85,7 +85,7 @@ def _joined(r, segs: list[Segment], block: Block, k: int, first: int,
         plain = lanes.prepass(r, insts, addresses, block, index, {}) if r.bounds else []
         # stepped addresses only where the stores stream (the tiled matmul's loads of its
         # tiles, rows of 16 lanes, stepped from each row's first lane: 13.5 → 18.6 ms)
-        first, _ = merge.starts(r, insts, block, index)
+        first = merge.stepped(r, insts, block, index)
         streamed = streams.body(r, insts, block, index, first)
     finally:
         r.fixed = {}
