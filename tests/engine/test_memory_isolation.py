@@ -7,8 +7,13 @@ import pytest
 
 from sgvm import KernelMemoryError
 from sgvm.errors import LogicError
+from sgvm.runtime.args import BufferArg, ValueArg
 from sgvm.runtime.device import CPU_DEVICE
+from sgvm.runtime.launch import launch
+from sgvm.runtime.memory import Allocation, zeroed
+from sgvm.runtime.ndrange import NDRange
 
+from . import harness
 from .harness import DEVICE, OPTS, Local, build, run
 
 # The CUDA backend checks local memory per work-group (each block has its own) but not per
@@ -52,6 +57,9 @@ kernel void negative_offset(global const float* a, global const float* b, global
 kernel void odd_stride(global const int* in, global int* out) {
   int i = get_global_id(0);
   if (i % 2 == 0) out[i] = *(global const int*)((global const char*)in + 2 * i);
+}
+kernel void far_store(global int* a, global int* b, long d) {
+  if (get_global_id(0) == 0) b[d] = 7;
 }
 kernel void tiny(global int* out) {
   out[get_global_id(0)] = 7;
@@ -142,6 +150,22 @@ def test_valid_accesses_through_an_odd_stride_are_not_errors(module):
     (_, out), _ = run(module, "odd_stride", [src, np.zeros(16, np.int32)], 16, 16)
     i = np.arange(16)
     np.testing.assert_array_equal(out, np.where(i % 2 == 0, i // 2, 0))
+
+
+@CPU_ONLY
+def test_a_pointer_stepped_into_another_buffer_is_out_of_bounds(module):
+    """b[d], d the distance in ints from b to a: the address lies inside argument #0, but the
+    pointer is argument #1's (under -cl-opt-disable kept in a private variable and loaded
+    back), so the store is out of bounds, as on the NumPy engine, whose pointers carry their
+    allocation; a is left as it was. (The native backend once checked such a pointer against
+    every buffer of the launch and wrote a[0].)"""
+    a, b = (Allocation(zeroed(64), "global", "") for _ in range(2))
+    d = (a.data.ctypes.data - b.data.ctypes.data) // 4
+    with pytest.raises(KernelMemoryError) as e:
+        launch(module, "far_store", [BufferArg(a), BufferArg(b), ValueArg(np.int64(d).tobytes())],
+               NDRange((16,), (16,)), device=harness.DEVICE)
+    assert "out-of-bounds store of 4 bytes" in str(e.value), e.value
+    assert not a.data.any() and not b.data.any()
 
 
 def test_private_memory_is_sized_for_the_launched_kernel(module):

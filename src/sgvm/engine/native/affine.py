@@ -330,10 +330,11 @@ def root(r, defs: dict[int, Instruction], vid: int) -> tuple[int, int]:
         if inst.opname in _SAME:
             vid = inst.ids()[0]
             continue
+        if inst.opname not in ("OpPtrAccessChain", "OpInBoundsPtrAccessChain"):
+            break
         base, *idx = inst.ids()
         c = [r.m.constants.get(i) for i in idx]
-        if inst.opname not in ("OpPtrAccessChain", "OpInBoundsPtrAccessChain") or len(idx) != 1 \
-                or c[0] is None or not isinstance(c[0].value, int):
+        if len(idx) != 1 or c[0] is None or not isinstance(c[0].value, int):
             break
         offset += _wrap(c[0].value, r.type_of(idx[0]).width) * T.size_of(r.type_of(base).pointee)
         vid = base

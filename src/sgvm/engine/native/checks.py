@@ -60,6 +60,7 @@ def origins(m: Module, f: Function, params: dict[int, int], local_vars: set[int]
         o.of[vid] = o.slot(("global_var", k))
     insts = [inst for b in f.blocks for inst in b.instructions]
     by_id = {i.result_id: i for i in insts if i.result_id is not None}
+    stored = _cells(m, insts)
     changed = True
     while changed:  # a fixed point: loop-carried pointers reach their phi a second time
         changed = False
@@ -73,6 +74,8 @@ def origins(m: Module, f: Function, params: dict[int, int], local_vars: set[int]
                 srcs = [op.value[0] for op in inst.operands]
             elif inst.opname == "OpSelect":
                 srcs = [inst.operands[1].value, inst.operands[2].value]
+            elif inst.opname == "OpLoad" and inst.operands[0].value in stored:
+                srcs = stored[inst.operands[0].value]
             else:
                 continue
             t = m.type_of(rid)
@@ -88,6 +91,34 @@ def origins(m: Module, f: Function, params: dict[int, int], local_vars: set[int]
                 o.of[rid] = known.pop()  # the other inputs step this phi itself
                 changed = True
     return o
+
+
+def _cells(m: Module, insts: list[Instruction]) -> dict[int, list[int]]:
+    """The private variables holding pointers that only loads and stores use (no initialiser;
+    a cast of its address is the variable again; no access chain or call takes it), by the
+    variable and its casts, each with the values stored into it: a load gives one of those,
+    so it points where they all do (-cl-opt-disable keeps each argument in such a variable;
+    the NumPy engine's pointers keep their allocation through memory too)."""
+    cells: dict[int, list[int] | None] = {
+        i.result_id: [] for i in insts if i.opname == "OpVariable" and len(i.operands) == 1
+        and m.type_of(i.result_id).storage_class == "Function"
+        and m.type_of(i.result_id).pointee.op == "Pointer"}
+    alias = {v: v for v in cells}
+    for inst in insts:
+        if inst.opname in ("OpBitcast", "OpCopyObject") and inst.operands[0].value in alias:
+            alias[inst.result_id] = alias[inst.operands[0].value]
+    for inst in insts:
+        if inst.result_id in alias and inst.opname != "OpVariable":
+            continue  # a cast of a cell
+        for k, v in enumerate(inst.ids()):
+            cell = alias.get(v)
+            if cell is None or cells[cell] is None:
+                continue
+            if inst.opname == "OpStore" and k == 0:
+                cells[cell].append(inst.operands[1].value)
+            elif not (inst.opname == "OpLoad" and k == 0):
+                cells[cell] = None  # its address escapes
+    return {v: cells[cell] for v, cell in alias.items() if cells[cell]}
 
 
 def _derives(by_id: dict[int, Instruction], vid: int, root: int) -> bool:
