@@ -11,6 +11,8 @@ NumPy references in test_khr_non_uniform, test_khr_shuffles and test_khr_ballot.
 
 from __future__ import annotations
 
+import itertools
+
 import numpy as np
 import pytest
 
@@ -67,7 +69,20 @@ def _cases(t: str) -> tuple[list[str], list[str]]:
     return t_cases, i_cases
 
 
-SOURCE = "".join(kernel(f"bits_{t}", t, *_cases(t)) for t in CHECKED)
+# cases per kernel: clang's time grows faster than a kernel's size (every int case in one
+# kernel took it 79 s at -O3, a third of them 7.6 s)
+PART = 16
+
+
+def _parts(t: str) -> list[tuple[list[str], list[str]]]:
+    """The cases of ``t`` dealt round-robin into kernels of at most ``PART`` of each kind."""
+    t_cases, i_cases = _cases(t)
+    n = -(-max(len(t_cases), len(i_cases)) // PART)
+    return [(t_cases[p::n], i_cases[p::n]) for p in range(n)]
+
+
+SOURCE = "".join(kernel(f"bits_{t}_{p}", t, tc, ic) for t in CHECKED
+                 for p, (tc, ic) in enumerate(_parts(t)))
 
 
 def _values(t: str) -> np.ndarray:
@@ -91,12 +106,11 @@ def _values(t: str) -> np.ndarray:
 def test_native_matches_the_numpy_engine(t: str, backend: str, monkeypatch) -> None:
     if backend != "native":
         pytest.skip("compares the native backend with the NumPy engine (its [native] variant)")
-    t_cases, i_cases = _cases(t)
-    for mode in (0, 1):
+    for (p, (t_cases, i_cases)), mode in itertools.product(enumerate(_parts(t)), (0, 1)):
         results = {}
         for device in ("cpu", "native"):
             monkeypatch.setattr(helpers, "DEVICE", DEVICES[device])
-            results[device] = launch(SOURCE, f"bits_{t}", S, _values(t), len(t_cases),
+            results[device] = launch(SOURCE, f"bits_{t}_{p}", S, _values(t), len(t_cases),
                                      len(i_cases), mode)
         cpu, native = results["cpu"], results["native"]
         bits = f"u{np.dtype(TYPES[t]).itemsize}"
