@@ -7,7 +7,8 @@ import pytest
 
 from sgvm import KernelMemoryError
 from sgvm.errors import LogicError
-from sgvm.runtime.args import BufferArg, ValueArg
+from sgvm.runtime import residency
+from sgvm.runtime.args import BufferArg, NullArg, ValueArg
 from sgvm.runtime.device import CPU_DEVICE
 from sgvm.runtime.launch import launch
 from sgvm.runtime.memory import Allocation, zeroed
@@ -60,6 +61,11 @@ kernel void odd_stride(global const int* in, global int* out) {
 }
 kernel void far_store(global int* a, global int* b, long d) {
   if (get_global_id(0) == 0) b[d] = 7;
+}
+kernel void null_first(global int* maybe, global int* out, int shift) {
+  int i = get_global_id(0);
+  if (maybe) maybe[i] = i;
+  out[i + shift] = i;
 }
 kernel void tiny(global int* out) {
   out[get_global_id(0)] = 7;
@@ -152,20 +158,50 @@ def test_valid_accesses_through_an_odd_stride_are_not_errors(module):
     np.testing.assert_array_equal(out, np.where(i % 2 == 0, i // 2, 0))
 
 
-@CPU_ONLY
+def _address(a: Allocation) -> int:
+    """Where kernels see ``a``: its device copy on the CUDA backend, else its own bytes."""
+    if harness.on_cuda():
+        from sgvm.engine.cuda.mirrors import MIRRORS
+
+        return int(MIRRORS.device(a).data.ptr)
+    return a.data.ctypes.data
+
+
 def test_a_pointer_stepped_into_another_buffer_is_out_of_bounds(module):
     """b[d], d the distance in ints from b to a: the address lies inside argument #0, but the
     pointer is argument #1's (under -cl-opt-disable kept in a private variable and loaded
     back), so the store is out of bounds, as on the NumPy engine, whose pointers carry their
     allocation; a is left as it was. (The native backend once checked such a pointer against
-    every buffer of the launch and wrote a[0].)"""
-    a, b = (Allocation(zeroed(64), "global", "") for _ in range(2))
-    d = (a.data.ctypes.data - b.data.ctypes.data) // 4
+    every buffer of the launch and wrote a[0]; the CUDA backend did so for every pointer.)"""
+    b, a = sorted((Allocation(zeroed(64), "global", "") for _ in range(2)), key=_address)
+    d = (_address(a) - _address(b)) // 4  # > 0: the NumPy engine's offsets do not go below 0
     with pytest.raises(KernelMemoryError) as e:
         launch(module, "far_store", [BufferArg(a), BufferArg(b), ValueArg(np.int64(d).tobytes())],
                NDRange((16,), (16,)), device=harness.DEVICE)
-    assert "out-of-bounds store of 4 bytes" in str(e.value), e.value
-    assert not a.data.any() and not b.data.any()
+    msg = str(e.value)
+    assert f"out-of-bounds store of 4 bytes at byte offset {4 * d} of argument #1 (64 bytes) " \
+        "by work-item with global id (0,)" in msg, msg
+    residency.host_access(a)
+    assert not a.data.any()
+
+
+def test_a_null_argument_keeps_the_next_buffers_checks_its_own(module):
+    """A null pointer argument before a buffer: the buffer's accesses are checked against
+    the buffer (the CUDA backend's table holds an empty region for the null argument, so
+    each buffer's region keeps its place), and its overrun names it."""
+    out = Allocation(zeroed(64), "global", "")
+
+    def launch_with(shift: int) -> None:
+        launch(module, "null_first", [NullArg(), BufferArg(out), ValueArg(np.int32(shift).tobytes())],
+               NDRange((16,), (16,)), device=harness.DEVICE)
+
+    launch_with(0)
+    residency.host_access(out)
+    np.testing.assert_array_equal(out.data.view(np.int32), np.arange(16))
+    with pytest.raises(KernelMemoryError) as e:
+        launch_with(1)
+    assert "out-of-bounds store of 4 bytes at byte offset 64 of argument #1 (64 bytes) by " \
+        "work-item with global id (15,)" in str(e.value), e.value
 
 
 def test_private_memory_is_sized_for_the_launched_kernel(module):

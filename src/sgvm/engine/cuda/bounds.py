@@ -4,9 +4,13 @@ With checks on (``SGVM_CUDA_BOUNDS``, default 1) the renderer guards every acces
 through a global, constant or local pointer with ``sg_ok`` (prelude.cuh): the address
 must lie in one of the launch's *regions* (the buffer arguments' allocations, by-value
 copies, program-scope globals) or in the kernel's local memory, aligned as the CPU
-engine requires. A faulting access is skipped (loads give 0); the work-item with the
-lowest global linear id records it, and after the launch ``error`` turns the record
-into the CPU engine's ``KernelMemoryError`` message.
+engine requires. A pointer whose object the code names (a buffer argument, through
+access chains, casts, phis and private variables: ``engine/common/origins.py``) is
+checked against that argument's region alone (``sg_ok_in``), as the CPU backends check it, so
+an overrun into another argument's buffer faults too; the record then names the region.
+A faulting access is skipped (loads give 0); the work-item with the lowest global linear
+id records it, and after the launch ``error`` turns the record into the CPU engine's
+``KernelMemoryError`` message.
 
 The same switch turns on the step budget (docs/cuda.md, "Runaway kernels"): each function
 call of a work-item counts its loop back-edges; past ``SGVM_MAX_STEPS`` the work-item
@@ -136,6 +140,7 @@ def _nearest(regions: list[Region], addr: int) -> Region | None:
     """The region an access at device address ``addr`` belongs to: the one holding it, else
     the nearer of the region it overran (ending below ``addr``) and the one it underran
     (starting above: ``out[i - 1]`` at ``i = 0`` is a negative offset), within ``_FAR``."""
+    regions = [r for r in regions if r.size]  # not a null argument's empty one
     holding = [r for r in regions if r.start <= addr < r.start + r.size]
     if holding:
         return max(reversed(holding), key=lambda r: r.start)  # a buffer's last argument names it
@@ -163,8 +168,12 @@ def error(kernel: str, rec: np.ndarray, regions: list[Region], local_bytes: int,
     if why == _IMAGE_WRITE:
         return faults.image_write_error(kernel, rec, *images[addr], nd)
     reason = _WHY[why & 3]
+    slot = info >> 48  # 1 + the region the access's own check tested (sg_in), or 0
     if why & 4:
         off, name = addr, f"local allocation 'local' ({local_bytes} bytes)"
+    elif slot and regions[slot - 1].size:
+        r = regions[slot - 1]
+        off, name = addr - r.start, f"{r.label} ({r.size} bytes)"
     else:
         r = _nearest(regions, addr)
         if r is not None:

@@ -19,7 +19,7 @@ struct SgCtx {
   const u64 *rng;  // bounds checks: [start, size | read-only << 63] per buffer and global
   u32 nrng;
   u32 dyn;  // bytes of dynamic shared memory (__local variables and arguments)
-  u64 *fault;  // the first faulting access: [linear id, lock, address, size | kind | why, id]
+  u64 *fault;  // the first faulting access: [linear id, lock, address, size | kind | why | slot, …]
   u64 steps;  // step budget: loop back-edges per work-item and function call (SGVM_MAX_STEPS)
 };
 extern __shared__ __align__(16) u8 sg_dyn[];
@@ -68,13 +68,13 @@ __device__ void sg_printf(const SgCtx &c, u32 site, u32 n, const u64 *v) {
 // It takes no SgCtx: a reference escaping into a call that is not inlined would keep the
 // context in local memory (written by every work-item).
 __device__ __noinline__ void sg_fault(u64 *fault, u64 id, u64 a, u32 n, u32 kind, u32 why,
-                                      s64 c0 = 0, s64 c1 = 0, s64 c2 = 0) {
+                                      u32 slot = 0, s64 c0 = 0, s64 c1 = 0, s64 c2 = 0) {
   u64 key = ~id;
   if (atomicMax((unsigned long long *)fault, (unsigned long long)key) >= key) return;
   while (atomicCAS((unsigned long long *)&fault[1], 0ULL, 1ULL) != 0ULL) {}
   if (*(volatile u64 *)fault == key) {
     fault[2] = a;
-    fault[3] = n | (u64)kind << 32 | (u64)why << 40;
+    fault[3] = n | (u64)kind << 32 | (u64)why << 40 | (u64)slot << 48;
     fault[4] = (u64)c0;
     fault[5] = (u64)c1;
     fault[6] = (u64)c2;
@@ -83,7 +83,7 @@ __device__ __noinline__ void sg_fault(u64 *fault, u64 id, u64 a, u32 n, u32 kind
   atomicExch((unsigned long long *)&fault[1], 0ULL);
 }
 // A write_image outside the image (engine/clower/images.h): why 16, the coordinates.
-#define SG_IMG_WRITE_FAULT(fault, id, h, c0, c1, c2) sg_fault(fault, id, h, 0, 1, 16, c0, c1, c2)
+#define SG_IMG_WRITE_FAULT(fault, id, h, c0, c1, c2) sg_fault(fault, id, h, 0, 1, 16, 0, c0, c1, c2)
 // ---- step budget (docs/cuda.md, "Runaway kernels") --------------------------------
 // Each function call counts its loop back-edges (sg_n); past the budget the work-item
 // records why 8 (timeout) in the fault record, raises its block's abort flag and exits.
@@ -128,6 +128,18 @@ __device__ __forceinline__ bool sg_ok(const SgCtx &c, const void *p, u32 n, u32 
   if (why == 0 && al > 1 && (a & (al - 1))) why = 1;
   if (why == 0) return true;
   sg_fault(c.fault, sg_global_linear(c), a, n, kind, why | sh);
+  return false;
+}
+// An access through a pointer whose object the code names (engine/common/origins.py): it
+// must lie in that argument's region r alone, as on the CPU backends; the record names r.
+__device__ __forceinline__ bool sg_ok_in(const SgCtx &c, const void *p, u32 n, u32 al, u32 kind,
+                                         u32 r) {
+  u64 a = (u64)p, lo = __ldg(c.rng + 2 * r), sz = __ldg(c.rng + 2 * r + 1);
+  u32 why = a >= lo && a - lo + n <= (sz & 0x7fffffffffffffffULL)
+      ? (kind != 0 && (sz >> 63) ? 2 : 0) : 3;
+  if (why == 0 && al > 1 && (a & (al - 1))) why = 1;
+  if (why == 0) return true;
+  sg_fault(c.fault, sg_global_linear(c), a, n, kind, why, r + 1);
   return false;
 }
 

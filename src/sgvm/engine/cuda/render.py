@@ -18,6 +18,7 @@ from ...errors import UnsupportedError
 from ...spirv import Function, Instruction, Module, Type
 from ..clower import ctypes_ as C
 from ..clower import ops, spec_ops
+from ..common import origins
 from ..common import types as T
 from ..common.constants import constant_sampler
 from .render_globals import GlobalInit
@@ -46,6 +47,27 @@ class KernelInfo:
     strings: dict[int, bytes] = field(default_factory=dict)  # constant i8 arrays (printf %s)
     # program-scope globals for the bounds checks: (id, bytes, read-only, name)
     globals: list[tuple[int, int, bool, str]] = field(default_factory=list)
+
+
+def byval(m: Module, pid: int) -> bool:
+    """Whether parameter ``pid`` is a struct passed by value (a pointer to a private copy)."""
+    return any(d.name == "FuncParamAttr" and d.args and d.args[0] == "ByVal"
+               for d in m.decorations.get(pid, ()))
+
+
+def regions_of(m: Module, f: Function) -> dict[int, int]:
+    """Kernel function ``f``'s buffer parameters (global and constant pointers, not by-value
+    structs), each with its region's index in the launch's table, where every pointer and
+    by-value parameter has one, in order (``runtime._pack``)."""
+    out, k = {}, 0
+    for p in f.params:
+        t = m.types[p.result_type]
+        if t.op != "Pointer" or t.storage_class == "Workgroup":
+            continue
+        if not byval(m, p.result_id):
+            out[p.result_id] = k
+        k += 1
+    return out
 
 
 class Renderer:
@@ -77,6 +99,11 @@ class Renderer:
         self.block = 0  # the label of the block being rendered
         self.function = 0  # the id of the function being rendered
         self.kernel_only: set[int] = set()  # entry points' functions that nothing calls
+        # the current function's pointers whose object is a buffer argument: their origins'
+        # slots → the argument's region in the launch's table (``regions_of``)
+        self.origins = origins.Origins()
+        self.region_of_slot: dict[int, int] = {}
+        self.param_regions: dict[int, dict[int, int]] = {}  # function → its ``known`` params
         from ..clower import dot, ext, printf  # noqa: F401  (dot registers into ops.OPS)
         from . import render_groups, render_images, render_non_uniform
 
@@ -150,6 +177,8 @@ class Renderer:
         self._local_layout()
         funcs = callees_first(self.m)
         self.kernel_only = {ep.function for ep in self.m.entry_points} - called(self.m)
+        if self.bounds:
+            self.param_regions = self._param_regions(funcs)
         bodies = [self._function_text(f) for f in funcs]
         protos = [self._signature(f) + ";" for f in funcs]
         kernels: dict[str, KernelInfo] = {}
@@ -266,8 +295,42 @@ class Renderer:
                        for x, n in zip(C.leaf_types(t), self.leaves(p.result_id), strict=True)]
         return f"__device__ {self._ret_ctype(f.result_type)} f{f.id}({', '.join(params)})"
 
+    def _param_regions(self, funcs: list[Function]) -> dict[int, dict[int, int]]:
+        """Per function, its pointer parameters that point into one buffer argument, each
+        with that argument's region: a kernel's buffer parameters (``regions_of``), and a
+        called function's parameters that every call passes a pointer into the same one
+        (-cl-opt-disable calls the kernel's body from a wrapper)."""
+        known: dict[int, dict[int, int]] = {}
+        passed: dict[int, list[list[int | None]]] = {}  # callee → per call, per argument
+        for f in reversed(funcs):  # callers first
+            if f.id in self.kernel_only:
+                regions = regions_of(self.m, f)
+            else:
+                calls = passed.get(f.id, [])
+                regions = {p.result_id: r for k, p in enumerate(f.params)
+                           if calls and (r := calls[0][k]) is not None
+                           and all(c[k] == r for c in calls)}
+            known[f.id] = regions
+            o, by_slot = self._origins(f, regions)
+            for b in f.blocks:
+                for inst in b.instructions:
+                    if inst.opname == "OpFunctionCall":
+                        passed.setdefault(inst.operands[0].value, []).append(
+                            [by_slot.get(o.of.get(op.value, -1)) for op in inst.operands[1:]])
+        return known
+
+    def _origins(self, f: Function, regions: dict[int, int]) -> tuple[origins.Origins, dict[int, int]]:
+        """The origins of ``f``'s pointers whose object is one of ``regions``' parameters, and
+        each such origin's slot → its region."""
+        index = {p.result_id: i for i, p in enumerate(f.params)}
+        o = origins.origins(self.m, f, {p: index[p] for p in regions}, set(), {})
+        return o, {k: regions[f.params[i].result_id] for k, (_, i) in enumerate(o.slots)}
+
     def _function(self, f: Function) -> None:
         self.fn = f
+        self.origins, self.region_of_slot = origins.Origins(), {}
+        if self.param_regions.get(f.id):
+            self.origins, self.region_of_slot = self._origins(f, self.param_regions[f.id])
         self.lines.append(self._signature(f) + " {")
         decl_at = len(self.lines)
         declared: list[str] = []
@@ -412,6 +475,9 @@ class Renderer:
         sc = self.type_of(ptr).storage_class
         if not self.bounds or sc == "Function":
             return ""
+        region = self.region_of_slot.get(self.origins.of.get(ptr, -1))
+        if region is not None:  # that argument's buffer alone (sg_ok_in)
+            return f"sg_ok_in(sgc, {p}, {nbytes}, {align}, {kind}, {region}u)"
         space = 1 if sc == "Workgroup" else 0 if sc in ("CrossWorkgroup", "UniformConstant") else 2
         return f"sg_ok(sgc, {p}, {nbytes}, {align}, {kind}, {space})"
 
@@ -474,10 +540,9 @@ class Renderer:
         args = ["sgc"] + (["sg_lanes()"] if fid in self.scheduled else [])
         for i, p in enumerate(f.params):
             t = self.m.types[p.result_type]
-            byval = any(d.name == "FuncParamAttr" and d.args and d.args[0] == "ByVal"
-                        for d in self.m.decorations.get(p.result_id, ()))
             if t.op == "Pointer":
-                kind = "byval" if byval else ("local" if t.storage_class == "Workgroup" else "ptr")
+                kind = "byval" if byval(self.m, p.result_id) else (
+                    "local" if t.storage_class == "Workgroup" else "ptr")
                 if kind == "local":
                     params.append(f"u64 a{i}")
                     args.append(f"(char*)(sg_dyn + a{i})")

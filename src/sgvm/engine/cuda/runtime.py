@@ -290,6 +290,8 @@ def _pack(plan: _Plan, kernel: str, args: Sequence[KernelArg], labels: Sequence[
             dyn += arg.nbytes
         elif isinstance(arg, NullArg):
             params.append(_NULL)
+            if checked:  # keeps each buffer parameter's region at its index (render.regions_of)
+                regions.append(bounds.Region(0, 0, False, label))
         elif isinstance(arg, ImageArg):
             dev = MIRRORS.device(arg.image.data)
             written.append(arg.image.data)

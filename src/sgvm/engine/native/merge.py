@@ -82,7 +82,7 @@ def _accesses(r, insts: list[Instruction]) -> list[tuple[int, int, bool]] | None
 def _groups(r, accesses: list[tuple[int, int, bool]]) -> list[tuple[bool, list[tuple[int, int]]]]:
     """The accesses whose ranges the pre-pass bounds together, each group (whether a store,
     its (pointer, bytes)): each store alone, the loads through pointers of one object
-    (``checks.Origins``) together, any other load alone. A store apart from a group's range
+    (``origins.Origins``) together, any other load alone. A store apart from a group's range
     is apart from each of its loads."""
     out: list[tuple[bool, list[tuple[int, int]]]] = []
     loads: dict[int, list[tuple[int, int]]] = {}

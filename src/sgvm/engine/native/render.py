@@ -31,6 +31,7 @@ from ...errors import UnsupportedError
 from ...spirv import Block, Function, Instruction, Module, Type
 from ..clower import ctypes_ as C
 from ..clower import dot, ext, images, ops, printf, spec_ops  # noqa: F401  (dot: into ops.OPS)
+from ..common import origins
 from ..common import types as T
 from ..common.block_order import block_order
 from ..common.constants import constant_sampler
@@ -81,7 +82,7 @@ class KernelInfo:
     # work-groups may run together as one (regions.groupable): the launcher chooses how many
     groupable: bool = False
     straight: bool = False  # one block: units of up to regions.STRAIGHT lanes
-    # the object of each slot a fault record names (checks.Origins): ("param", index),
+    # the object of each slot a fault record names (origins.Origins): ("param", index),
     # ("global_var", index), ("local_arg", parameter index) or ("local", offset)
     slots: list[tuple[str, int]] = field(default_factory=list)
 
@@ -107,7 +108,7 @@ class Renderer:
         self.local_offsets: dict[int, int] = {}
         self.private: dict[int, int] = {}  # Function variable → offset in a lane's slot
         self.params: dict[int, str] = {}  # parameter id → C name prefix
-        self.origins = checks.Origins()
+        self.origins = origins.Origins()
         self.checking = "slow"  # how guard() checks accesses (lanes.guard)
         self.noted = False  # the lane loop being rendered notes faults (checks.SG_CK)
         self.slow = False  # … and checks some access with sg_ok
@@ -300,7 +301,7 @@ class Renderer:
         info.straight = len(f.blocks) == 1
         sizes = {vid: size for vid, (_, _, size) in zip(self.local_offsets, info.local_objects,
                                                            strict=True)}
-        self.origins = checks.origins(self.m, f, pointers, set(self.local_offsets),
+        self.origins = origins.origins(self.m, f, pointers, set(self.local_offsets),
                                       {vid: k for k, vid in enumerate(info.globals)})
         info.slots = [(k, x) if k in ("param", "global_var", "local_arg")
                       else ("local", self.local_offsets[x]) for k, x in self.origins.slots]
