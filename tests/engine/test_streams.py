@@ -5,11 +5,13 @@ Against NumPy, on both backends (the native library's ``sg_streamed_runs`` count
 pieces streamed, on the ``[native]`` variant):
 
 * a 1-D kernel over 8 MiB of floats in buffers starting on a line streams whole lines, its
-  output exact (checks off: exact, not streamed);
+  output exact, with checks on and off (``SGVM_BOUNDS=0``: the pre-pass's ranges step the
+  addresses);
 * lanes that do not store leave their bytes: every other lane stores, and a piece whose
-  lanes all stored but one;
+  lanes all stored but one (checks on and off);
 * a row starting off a 64-byte line (``out[i + 3]``) and work-groups of 100 lanes (pieces
-  ending mid-line): the bytes before and after the stored range keep their values;
+  ending mid-line): the bytes before and after the stored range keep their values (checks
+  on and off);
 * 1-, 2- and 8-byte elements;
 * below 8 MiB nothing streams; a module with an atomic streams nothing (another work-group
   could see a store through it before the entry point's fence); the stencil's copy for
@@ -87,8 +89,7 @@ def _aligned(x: np.ndarray) -> Allocation:
 
 def test_a_large_output_streams(module, backend, checks):
     """8 MiB of floats in buffers starting on a line, work-groups of 256: every piece of 256
-    lanes streams as whole lines (with checks on: off, the loop knows neither the object's
-    size nor its addresses stepped)."""
+    lanes streams as whole lines, checks on or off."""
     a = np.random.default_rng(1).random(BIG, np.float32)
     bufs = [_aligned(a), _aligned(np.zeros(BIG, np.float32))]
     with _streamed(backend, module) as streamed:
@@ -98,11 +99,11 @@ def test_a_large_output_streams(module, backend, checks):
     want = a * np.float32(2) + np.float32(1)
     np.testing.assert_array_equal(bufs[1].data.view(np.float32), want)
     if streamed.native:
-        assert streamed.count == (BIG // streams.PIECE if checks == "checked" else 0)
+        assert streamed.count == BIG // streams.PIECE
 
 
 @pytest.mark.parametrize("keep", [2, 4096])
-def test_lanes_that_do_not_store_keep_their_bytes(module, backend, keep):
+def test_lanes_that_do_not_store_keep_their_bytes(module, backend, keep, checks):
     """``some``: lane ``i`` returns before its store where ``i % keep == 1`` (its float
     stays -7): a piece with such a lane is written lane by lane, the others stream."""
     a = np.random.default_rng(2).random(BIG, np.float32)
@@ -118,7 +119,7 @@ def test_lanes_that_do_not_store_keep_their_bytes(module, backend, keep):
 
 
 @pytest.mark.parametrize("off, local", [(3, 256), (0, 100), (5, 100)])
-def test_rows_off_a_line_and_short_pieces(module, backend, off, local):
+def test_rows_off_a_line_and_short_pieces(module, backend, off, local, checks):
     """The stored range starts ``off`` floats into a line, or work-groups of 100 lanes end
     pieces mid-line: the floats before and after it keep their values."""
     n = BIG - 400

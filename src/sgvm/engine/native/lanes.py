@@ -299,6 +299,10 @@ def prepass(r, insts: list[Instruction], addresses: set[int], block: Block,
                 by_sub.append((ptr, test, along.of(ptr)))
             else:
                 each.append((ptr, test, s))
+        if not r.bounds:  # no tests: the ranges' ends test the extensions (``merge.test``
+            # renders no other pre-pass), so the fused loop may step these addresses too
+            r.affine_tested.update((p, steps.of(p).k) for g in ranges for p, _ in g
+                                   if _fits(steps.of(p), 1))
         out = []
 
         def wrap(kind: list[tuple[int, str, affine.Step | None]], ends: int) -> Wrap:

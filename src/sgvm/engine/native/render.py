@@ -305,8 +305,9 @@ class Renderer:
                                       {vid: k for k, vid in enumerate(info.globals)})
         info.slots = [(k, x) if k in ("param", "global_var", "local_arg")
                       else ("local", self.local_offsets[x]) for k, x in self.origins.slots]
-        if self.bounds:
-            head += checks.prologue(self.origins, self.local_offsets, sizes, words)
+        # the objects' extents: the checks', and the streams' and prefetches' sizes (with
+        # checks off too; clang drops what nothing reads)
+        head += checks.prologue(self.origins, self.local_offsets, sizes, words)
         order = block_order(f)
         by_label = {b.label: b for b in f.blocks}
         blocks = [by_label[label] for label in order]
