@@ -15,7 +15,7 @@ from sgvm.runtime.memory import Allocation, zeroed
 from sgvm.runtime.ndrange import NDRange
 
 from . import harness
-from .harness import DEVICE, OPTS, Local, build, run
+from .harness import DEVICE, O0, OPTS, Local, build, run
 
 # The CUDA backend checks local memory per work-group (each block has its own) but not per
 # variable, and leaves private memory unchecked (docs/cuda.md, "Memory errors").
@@ -66,6 +66,10 @@ kernel void null_first(global int* maybe, global int* out, int shift) {
   int i = get_global_id(0);
   if (maybe) maybe[i] = i;
   out[i + shift] = i;
+}
+kernel void private_wide(global long* out, int k) {
+  int a = k;
+  out[get_global_id(0)] = *(long*)&a;
 }
 kernel void tiny(global int* out) {
   out[get_global_id(0)] = 7;
@@ -138,6 +142,18 @@ def test_private_array_overrun_into_a_neighbour_is_out_of_bounds(module):
     (out, ), _ = run(module, "private_overrun", [np.zeros(16, np.int32), np.int32(3)], 16, 16)
     i = np.arange(16)
     np.testing.assert_array_equal(out, i * 10 + (i & 3))
+
+
+@CPU_ONLY
+def test_a_load_wider_than_its_private_variable_is_out_of_bounds():
+    """``*(long*)&a`` on ``int a`` under -cl-opt-disable (clang drops the load otherwise):
+    the variable's own address, but 8 bytes of its 4, so still checked (only accesses
+    inside a private variable go unchecked)."""
+    with pytest.raises(KernelMemoryError) as e:
+        run(build(SRC, O0), "private_wide", [np.zeros(16, np.int64), np.int32(1)], 16, 16)
+    msg = str(e.value)
+    assert "out-of-bounds load of 8 bytes at byte offset 0 of private variable" in msg, msg
+    assert "(4 bytes per work-item) by work-item with global id (0,)" in msg, msg
 
 
 def test_negative_offset_names_the_argument_it_came_from(module):

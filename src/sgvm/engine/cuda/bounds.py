@@ -6,8 +6,8 @@ must lie in one of the launch's *regions* (the buffer arguments' allocations, by
 copies, program-scope globals) or in the kernel's local memory, aligned as the CPU
 engine requires. A pointer whose object the code names (a buffer argument, through
 access chains, casts, phis and private variables: ``engine/common/origins.py``) is
-checked against that argument's region alone (``sg_ok_in``), as the CPU backends check it, so
-an overrun into another argument's buffer faults too; the record then names the region.
+checked against that argument's region alone (``sg_ok_in``), as the CPU backends check
+it, so an overrun into another argument's buffer faults too; the record names the region.
 A faulting access is skipped (loads give 0); the work-item with the lowest global linear
 id records it, and after the launch ``error`` turns the record into the CPU engine's
 ``KernelMemoryError`` message.
@@ -168,7 +168,7 @@ def error(kernel: str, rec: np.ndarray, regions: list[Region], local_bytes: int,
     if why == _IMAGE_WRITE:
         return faults.image_write_error(kernel, rec, *images[addr], nd)
     reason = _WHY[why & 3]
-    slot = info >> 48  # 1 + the region the access's own check tested (sg_in), or 0
+    slot = info >> 48  # 1 + the region the access's own check tested (sg_ok_in), or 0
     if why & 4:
         off, name = addr, f"local allocation 'local' ({local_bytes} bytes)"
     elif slot and regions[slot - 1].size:

@@ -4,12 +4,12 @@
 A pointer whose object is known (``engine/common/origins.py``: a kernel argument, a
 program-scope variable or a ``__local`` variable or argument) is checked against that one
 object with two compares and a mask: no call, no branch, so clang still vectorises the lane
-loop, and a pointer stepped from one buffer into the next faults as on the NumPy engine. A faulting access
-is skipped (a load gives 0) and the lane notes its first faulting site and address in two
-locals; after the loop, the lanes that noted one record their fault (``sg_flush`` in
-``prelude.h``), which keeps the lowest faulting work-item as before. Pointers of other
-origins (private variables, pointers read from memory or built from integers) take the
-general per-region check ``sg_ok``.
+loop, and a pointer stepped from one buffer into the next faults as on the NumPy engine.
+A faulting access is skipped (a load gives 0) and the lane notes its first faulting site
+and address in two locals; after the loop, the lanes that noted one record their fault
+(``sg_flush`` in ``prelude.h``), which keeps the lowest faulting work-item as before.
+Pointers of other origins (private arrays, pointers read from buffers or built from
+integers) take the general per-region check ``sg_ok``.
 """
 
 from __future__ import annotations
