@@ -67,6 +67,12 @@ kernel void null_first(global int* maybe, global int* out, int shift) {
   if (maybe) maybe[i] = i;
   out[i + shift] = i;
 }
+kernel void through_address(global int* a, global int* b, int pick) {
+  global int* p = a;
+  global int** q = &p;
+  if (pick) *q = b;
+  p[get_global_id(0)] = 1;
+}
 kernel void private_wide(global long* out, int k) {
   int a = k;
   out[get_global_id(0)] = *(long*)&a;
@@ -199,6 +205,17 @@ def test_a_pointer_stepped_into_another_buffer_is_out_of_bounds(module):
         "by work-item with global id (0,)" in msg, msg
     residency.host_access(a)
     assert not a.data.any()
+
+
+@pytest.mark.parametrize("pick", [0, 1])
+def test_a_pointer_variable_whose_address_is_taken_may_point_anywhere(module, pick):
+    """``p = a``, then ``*&p = b`` through another variable: a load of ``p`` may give either
+    buffer (the variable's address escaped), so neither is its one object and the stores
+    into ``b`` are no errors."""
+    (a, b), _ = run(module, "through_address", [np.zeros(16, np.int32), np.zeros(16, np.int32),
+                                                np.int32(pick)], 16, 16)
+    np.testing.assert_array_equal(b if pick else a, np.ones(16))
+    np.testing.assert_array_equal(a if pick else b, np.zeros(16))
 
 
 def test_a_null_argument_keeps_the_next_buffers_checks_its_own(module):
