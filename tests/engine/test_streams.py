@@ -13,9 +13,10 @@ pieces streamed, on the ``[native]`` variant):
   ending mid-line): the bytes before and after the stored range keep their values (checks
   on and off);
 * 1-, 2- and 8-byte elements;
+* a 2-D kernel in 16×16 work-groups (rows of ``SG_SIZE`` lanes, a line each) streams a row
+  at a time, and a row in which a lane does not store is written lane by lane;
 * below 8 MiB nothing streams; a module with an atomic streams nothing (another work-group
-  could see a store through it before the entry point's fence); the stencil's copy for
-  rows of 16 lanes does not stream.
+  could see a store through it before the entry point's fence).
 """
 
 import numpy as np
@@ -46,6 +47,11 @@ kernel void some(global const float *a, global float *out, uint keep) {
     v = 5.0f;
   }
   out[i] = v * 3.0f;
+}
+
+kernel void plane(global const float *a, global float *out, int w, int skip) {
+  int x = get_global_id(0), i = get_global_id(1) * w + x;
+  if (x != skip) out[i] = a[i] + 3.0f;
 }
 
 kernel void narrow(global const uint *a, global uchar *c, global short *s, global ulong *w) {
@@ -134,6 +140,29 @@ def test_rows_off_a_line_and_short_pieces(module, backend, off, local, checks):
         assert streamed.count > 0
 
 
+@pytest.mark.parametrize("skip", [-1, 37])
+def test_rows_of_a_sub_group_stream_a_row_at_a_time(module, backend, skip, checks):
+    """``plane`` over 2048 × 1024 floats (8 MiB) in 16×16 work-groups: each row of 16 lanes
+    streams as one line; with ``skip`` = 37 lane 5 of the rows of one column of
+    work-groups does not store (its float stays -1), and those rows are written lane by
+    lane."""
+    w, h = 2048, 1024
+    a = np.random.default_rng(7).random(w * h, np.float32)
+    out0 = np.full(w * h, -1, np.float32)
+    bufs = [_aligned(a), _aligned(out0)]
+    with _streamed(backend, module) as streamed:
+        launch(module, "plane", [*map(BufferArg, bufs), ValueArg(np.int32(w).tobytes()),
+                                 ValueArg(np.int32(skip).tobytes())],
+               NDRange((w, h), (16, 16)), device=harness.DEVICE)
+    residency.host_access(bufs[1])
+    want = a + np.float32(3)
+    if skip >= 0:
+        want.reshape(h, w)[:, skip] = -1
+    np.testing.assert_array_equal(bufs[1].data.view(np.float32), want)
+    if streamed.native:
+        assert streamed.count == w * h // 16 - (h if skip >= 0 else 0)
+
+
 def test_one_two_and_eight_byte_elements(module, backend):
     """``narrow``: ``uchar``, ``short`` and ``ulong`` stores of 8 MiB or more (the bytes and
     shorts below it: not streamed, still exact)."""
@@ -172,12 +201,13 @@ def test_a_module_with_an_atomic_does_not_stream(backend):
 
 
 def test_which_loops_stream(module):
-    """The loops for rows of any length hold the stages; the copy for rows of ``SG_SIZE``
-    stores directly."""
+    """The loops for rows of any length and the copies for rows of ``SG_SIZE`` hold the
+    stages, each copy one ``sg_put`` per streamed store; neither prefetches for writing."""
     r = Renderer(module, 16)
-    for kernel, puts in (("scale", 1), ("some", 1), ("narrow", 3)):
+    for kernel, puts in (("scale", 1), ("some", 1), ("narrow", 3), ("plane", 1)):
         (ep,) = [e for e in r.m.entry_points if e.name == kernel]
         _, text = r._kernel(ep.function, kernel, "k")
-        assert text.count("sg_streamed += sg_put(") == puts, kernel
+        assert text.count("sg_streamed += sg_put(") == 2 * puts, kernel
         whole = text.split("sg_l0 += SG_SIZE) {")[1].split("} } else")[0]
-        assert "sg_s" not in whole.replace("sg_sz", ""), kernel
+        assert whole.count("sg_streamed += sg_put(") == puts, kernel
+        assert ", 1, 3);" not in text, kernel  # no __builtin_prefetch(…, 1, 3) of a store

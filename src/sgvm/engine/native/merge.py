@@ -203,7 +203,7 @@ def test(r, groups: Groups, pre: list[str], plain: list[str], flag: str) -> list
     return ["    if (sg_run) { u32 sg_pre = 0;", *ranges, "    }"]
 
 
-def loop(body: list[str], flag: str, first: list[str] = (), ahead: list[str] = (),
+def loop(body: list[str], flag: str, first: list[str] = (), ahead: dict[int, str] | None = None,
          streamed: streams.Streamed | None = None) -> list[str]:
     """The fused loop over the run when ``flag`` (``lanes.loop``), with a copy for a run of
     whole rows of ``SG_SIZE`` lanes whose trip count clang knows (one vector step for 16
@@ -211,31 +211,38 @@ def loop(body: list[str], flag: str, first: list[str] = (), ahead: list[str] = (
     apart from every other access, so no lane's store meets another lane's access (clang
     would test that again in every row). ``first``: the addresses computed at each row's
     first lane (``starts``), in a scope; ``ahead``: the prefetches of the copy for whole rows
-    (``starts``). (Both copies together: the 5-point stencil 1024², one thread, 0.87 → 0.78
-    ms; either alone, none.) ``streamed``: the streaming stores of ``body``, the body storing
-    them in stages and its stepped addresses, which the loop for rows of any length then
-    runs in pieces of a row (``streams.py``; not the copy for rows of ``SG_SIZE``: rows of a
-    16×16 work-group of the 5-point stencil 3072², a line each, were no faster streamed)."""
+    (``starts``), by pointer. (Both copies together: the 5-point stencil 1024², one thread,
+    0.87 → 0.78 ms; either alone, none.) ``streamed``: the streaming stores of ``body``, the
+    body storing them in stages and its stepped addresses; the loop for rows of any length
+    then runs in pieces of a row, the copy for whole rows a row at a time, and neither
+    prefetches what it streams (``streams.py``: the prefetch for writing reads the line the
+    non-temporal store then writes past the cache). A 2-D copy of 3072² floats in 16×16
+    work-groups, rows of one line each, one thread: 10.4 → 5.3 ms streamed; the 5-point
+    stencil 9.6 → 8.5–9.1 ms."""
     rows, ids, ends, _, each = lanes.loop(flag, "")
     pragma = '      _Pragma("clang loop vectorize(assume_safety) interleave_count(1)")'
-    close = "      }" + (" }" if first else "")
-    piece: list[str] = []
-    put: list[str] = []
-    general, stepped = body, first
+    ahead = ahead or {}
+    whole, general, stages, piece, put, row_put = body, body, [], [], [], []
     if streamed:
-        stored, general, stepped = streamed.streams, streamed.body, streamed.first
+        stored = streamed.streams
+        whole = general = streamed.body
+        first = streamed.first
+        ahead = {p: line for p, line in ahead.items() if p not in {s.ptr for s in stored}}
+        stages = ["      const u32 sg_xp = 0, sg_xe = SG_SIZE;", *streams.stages(stored)]
         piece = [f"      for (u32 sg_xp = sg_xa; sg_xp < sg_xb; sg_xp += {streams.PIECE}) {{",
                  f"      const u32 sg_xe = sg_xb - sg_xp < {streams.PIECE} ? sg_xb : "
                  f"sg_xp + {streams.PIECE};", *streams.stages(stored)]
         each = "      for (u32 sg_x = sg_xp; sg_x < sg_xe; sg_x++) { const u32 l = sg_l0 + sg_x; "
-        put = ["      }", *streams.puts(stored)]
+        row_put = streams.puts(stored)
+        put = ["      }", *row_put]
+    scope = ["      }"] if first else []  # of the stepped addresses
     return [f"    if ({flag} && sg_row == SG_SIZE && sg_first % SG_SIZE == 0 && "
             "sg_end % SG_SIZE == 0) {",
             "      for (u32 sg_l0 = sg_first; sg_l0 < sg_end; sg_l0 += SG_SIZE) {", ids,
-            "      const u32 sg_xa = 0, sg_xb = SG_SIZE;", *first, *ahead, pragma,
-            "      for (u32 sg_x = 0; sg_x < SG_SIZE; sg_x++) { const u32 l = sg_l0 + sg_x;",
-            *body, close, "    } } else", rows, ids, ends, *stepped, *piece, pragma, each,
-            *general, *put, "      }" + (" }" if stepped else ""), "    }"]
+            "      const u32 sg_xa = 0, sg_xb = SG_SIZE;", *first, *ahead.values(), *stages,
+            pragma, "      for (u32 sg_x = 0; sg_x < SG_SIZE; sg_x++) { const u32 l = sg_l0 + sg_x;",
+            *whole, "      }", *row_put, *scope, "    } } else", rows, ids, ends, *first, *piece,
+            pragma, each, *general, *put, "      }", *scope, "    }"]
 
 
 def stepped(r, insts: list[Instruction], block: Block, index: dict[int, int]) -> list[str]:
@@ -244,7 +251,7 @@ def stepped(r, insts: list[Instruction], block: Block, index: dict[int, int]) ->
 
 
 def starts(r, insts: list[Instruction], block: Block, index: dict[int, int]
-           ) -> tuple[list[str], list[str]]:
+           ) -> tuple[list[str], dict[int, str]]:
     """``stepped``, and the prefetches of a run of whole rows: of each address stepped along
     the row (one per pointer and constant offsets from it: ``a[i - 1]``, ``a[i]``,
     ``a[i + 1]`` one), the bytes the same row of the work-group after next will touch, where work-groups run in
@@ -263,9 +270,9 @@ def starts(r, insts: list[Instruction], block: Block, index: dict[int, int]
         base, offset = affine.root(r, defs, p)
         if base not in ahead or offset > ahead[base][0]:
             ahead[base] = (offset, p, r.affine_tested[p], slot)
-    return first, [f"      if (sg_sz{s} >= {PREFETCH}ULL) __builtin_prefetch((const char *)"
-                   f"((u64)sg_a{p} + (u64)({2 * k}LL * SG_SIZE)), {int(p in stores)}, 3);"
-                   for _, p, k, s in ahead.values()]
+    return first, {p: f"      if (sg_sz{s} >= {PREFETCH}ULL) __builtin_prefetch((const char *)"
+                      f"((u64)sg_a{p} + (u64)({2 * k}LL * SG_SIZE)), {int(p in stores)}, 3);"
+                   for _, p, k, s in ahead.values()}
 
 
 def terminator(r, inst: Instruction, block: Block, k: int, one: Callable[[str], None]) -> bool:
