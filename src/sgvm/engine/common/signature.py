@@ -28,6 +28,12 @@ def arg_label(name: str | None, index: int) -> str:
     return f"argument #{index} '{name}'" if name else f"argument #{index}"
 
 
+def by_value(module: Module, pid: int) -> bool:
+    """Whether parameter ``pid`` is a struct passed by value (a pointer to a private copy)."""
+    return any(d.name == "FuncParamAttr" and d.args and d.args[0] == "ByVal"
+               for d in module.decorations.get(pid, ()))
+
+
 def kernel_params(module: Module, kernel: str) -> tuple[KernelParam, ...]:
     """The parameters of ``kernel`` (an entry point of ``module``)."""
     per = _CACHE.get(module)
@@ -39,7 +45,6 @@ def kernel_params(module: Module, kernel: str) -> tuple[KernelParam, ...]:
         params = per[kernel] = tuple(
             KernelParam(p.result_id, module.types[p.result_type],
                         arg_label(module.names.get(p.result_id), i),
-                        any(d.name == "FuncParamAttr" and d.args and d.args[0] == "ByVal"
-                            for d in module.decorations.get(p.result_id, ())))
+                        by_value(module, p.result_id))
             for i, p in enumerate(fn.params))
     return params

@@ -21,6 +21,7 @@ from ..clower import ops, spec_ops
 from ..common import origins
 from ..common import types as T
 from ..common.constants import constant_sampler
+from ..common.signature import by_value
 from .render_globals import GlobalInit
 from .render_sched import Schedule, called, callees_first, targets
 
@@ -49,12 +50,6 @@ class KernelInfo:
     globals: list[tuple[int, int, bool, str]] = field(default_factory=list)
 
 
-def byval(m: Module, pid: int) -> bool:
-    """Whether parameter ``pid`` is a struct passed by value (a pointer to a private copy)."""
-    return any(d.name == "FuncParamAttr" and d.args and d.args[0] == "ByVal"
-               for d in m.decorations.get(pid, ()))
-
-
 def regions_of(m: Module, f: Function) -> dict[int, int]:
     """Kernel function ``f``'s buffer parameters (global and constant pointers, not by-value
     structs), each with its region's index in the launch's table, where every pointer and
@@ -64,7 +59,7 @@ def regions_of(m: Module, f: Function) -> dict[int, int]:
         t = m.types[p.result_type]
         if t.op != "Pointer" or t.storage_class == "Workgroup":
             continue
-        if not byval(m, p.result_id):
+        if not by_value(m, p.result_id):
             out[p.result_id] = k
         k += 1
     return out
@@ -103,7 +98,8 @@ class Renderer:
         # slots → the argument's region in the launch's table (``regions_of``)
         self.origins = origins.Origins()
         self.region_of_slot: dict[int, int] = {}
-        self.param_regions: dict[int, dict[int, int]] = {}  # function → its ``known`` params
+        # function → its pointers' origins and each origin's region (``_param_regions``)
+        self.param_regions: dict[int, tuple[origins.Origins, dict[int, int]]] = {}
         from ..clower import dot, ext, printf  # noqa: F401  (dot registers into ops.OPS)
         from . import render_groups, render_images, render_non_uniform
 
@@ -295,12 +291,13 @@ class Renderer:
                        for x, n in zip(C.leaf_types(t), self.leaves(p.result_id), strict=True)]
         return f"__device__ {self._ret_ctype(f.result_type)} f{f.id}({', '.join(params)})"
 
-    def _param_regions(self, funcs: list[Function]) -> dict[int, dict[int, int]]:
-        """Per function, its pointer parameters that point into one buffer argument, each
-        with that argument's region: a kernel's buffer parameters (``regions_of``), and a
+    def _param_regions(self, funcs: list[Function]
+                       ) -> dict[int, tuple[origins.Origins, dict[int, int]]]:
+        """Per function, the origins of its pointers that point into one buffer argument and
+        each origin's region: from a kernel's buffer parameters (``regions_of``), and from a
         called function's parameters that every call passes a pointer into the same one
         (-cl-opt-disable calls the kernel's body from a wrapper)."""
-        known: dict[int, dict[int, int]] = {}
+        known: dict[int, tuple[origins.Origins, dict[int, int]]] = {}
         passed: dict[int, list[list[int | None]]] = {}  # callee → per call, per argument
         for f in reversed(funcs):  # callers first
             if f.id in self.kernel_only:
@@ -310,8 +307,7 @@ class Renderer:
                 regions = {p.result_id: r for k, p in enumerate(f.params)
                            if calls and (r := calls[0][k]) is not None
                            and all(c[k] == r for c in calls)}
-            known[f.id] = regions
-            o, by_slot = self._origins(f, regions)
+            o, by_slot = known[f.id] = self._origins(f, regions)
             for b in f.blocks:
                 for inst in b.instructions:
                     if inst.opname == "OpFunctionCall":
@@ -328,9 +324,7 @@ class Renderer:
 
     def _function(self, f: Function) -> None:
         self.fn = f
-        self.origins, self.region_of_slot = origins.Origins(), {}
-        if self.param_regions.get(f.id):
-            self.origins, self.region_of_slot = self._origins(f, self.param_regions[f.id])
+        self.origins, self.region_of_slot = self.param_regions.get(f.id, (origins.Origins(), {}))
         self.lines.append(self._signature(f) + " {")
         decl_at = len(self.lines)
         declared: list[str] = []
@@ -541,7 +535,7 @@ class Renderer:
         for i, p in enumerate(f.params):
             t = self.m.types[p.result_type]
             if t.op == "Pointer":
-                kind = "byval" if byval(self.m, p.result_id) else (
+                kind = "byval" if by_value(self.m, p.result_id) else (
                     "local" if t.storage_class == "Workgroup" else "ptr")
                 if kind == "local":
                     params.append(f"u64 a{i}")

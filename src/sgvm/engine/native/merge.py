@@ -252,11 +252,11 @@ def stepped(r, insts: list[Instruction], block: Block, index: dict[int, int]) ->
 
 def starts(r, insts: list[Instruction], block: Block, index: dict[int, int]
            ) -> tuple[list[str], dict[int, str]]:
-    """``stepped``, and the prefetches of a run of whole rows: of each address stepped along
-    the row (one per pointer and constant offsets from it: ``a[i - 1]``, ``a[i]``,
-    ``a[i + 1]`` one), the bytes the same row of the work-group after next will touch, where work-groups run in
-    order along dimension 0 and the address follows the global id (a hint: a prefetch never
-    faults), in objects of ``PREFETCH`` bytes or more. The 5-point stencil 3072², one
+    """``stepped``, and the prefetches of a run of whole rows, by pointer: of each address
+    stepped along the row (one per pointer and constant offsets from it: ``a[i - 1]``,
+    ``a[i]``, ``a[i + 1]`` one), the bytes the same row of the work-group after next will
+    touch, where work-groups run in order along dimension 0 and the address follows the
+    global id (a hint: a prefetch never faults), in objects of ``PREFETCH`` bytes or more. The 5-point stencil 3072², one
     thread: 8.2 → 7.0 ms; the lines of its rows entering the cache arrive before the loads
     that need them (the hardware's streams of 18 rows read and 16 written)."""
     first = stepped(r, insts, block, index)

@@ -22,8 +22,8 @@ between them) holds a *joined* copy in front of its segments' loops, for when
   access's (run time).
 
 Otherwise the segments run one after the other as before. Values the run passes between its
-segments and nothing else reads are C locals in the joined loop (``merge.loop``), whose loop
-for rows of any length streams its stores where it can (``streams.py``). A block whose last
+segments and nothing else reads are C locals in the joined loop (``merge.loop``), which
+streams its stores where it can (``streams.py``). A block whose last
 segment runs with its merge block (``merge.py``) joins the segments before that one only.
 """
 
