@@ -8,7 +8,8 @@ holds alike is true for the lanes below some ``m`` and false for the others, or 
 way round, and ``m`` follows from the value: ``l < s`` holds for the first ``min(s, n)``
 lanes of ``n`` (none for a negative ``s`` compared as signed), ``l <= s`` for one more. A
 block that computes nothing but that comparison and branches on it then needs no loop over
-its lanes when every lane waits at it (``sg_all``): it sets their counters in two runs and
+its lanes when every lane waits at it (``sg_all``): it sets their counters in two runs (or,
+where its lower target is alike, leaves them unwritten: counters.py) and
 notes the edges taken and the lower target's lane count as its lane loop would
 (schedule.py). The tree reduction's ``for (s = n / 2; s > 0; s >>= 1) if (l < s) …`` runs
 such a block once per step.
@@ -17,7 +18,7 @@ such a block once per step.
 from __future__ import annotations
 
 from ...spirv import Block, Instruction
-from . import scalars
+from . import counters, scalars
 
 # comparison → (the local id on the left: "<" or "<="; on the right: the same, mirrored),
 # whether the true edge is the comparison's ("<"/"<=") or its negation's
@@ -69,11 +70,15 @@ def render(r, block: Block, index: dict[int, int]) -> list[str] | None:
     head, tail = (index[yes], index[no]) if first_true else (index[no], index[yes])
     lower = index[yes] < index[no]  # the lower target is the true edge's
     taken = "sg_m" if first_true else "(sg_vol - sg_m)"  # lanes taking the true edge
+    # no counter where the lower target is alike: the lanes' two runs are known (counters.py)
+    fills = ["      sg_lazy = sg_m == 0 || sg_m == sg_vol ? 1 : 2;"] \
+        if counters.splits_unwritten(r, min(head, tail)) else \
+        [f"      for (u32 l = 0; l < sg_m; l++) sg_pc[l] = {head}u;",
+         f"      for (u32 l = sg_m; l < sg_vol; l++) sg_pc[l] = {tail}u;"]
     return [
         "    if (sg_all && sg_lsz1 == 1 && sg_lsz2 == 1 && sg_W == 1) {",
         f"      const u32 sg_m = {m};",
-        f"      for (u32 l = 0; l < sg_m; l++) sg_pc[l] = {head}u;",
-        f"      for (u32 l = sg_m; l < sg_vol; l++) sg_pc[l] = {tail}u;",
+        *fills,
         f"      sg_took = ({taken} ? 1u : 0u) | ({taken} < sg_vol ? 2u : 0u);",
         f"      sg_tn = {taken if lower else f'sg_vol - {taken}'}; sg_prefixed++;",
         f"      sg_nat = {'0' if head < tail else 'sg_m'};  // the lower target's first lane",

@@ -41,6 +41,7 @@ from . import (
     builtin_vars,
     chains,
     checks,
+    counters,
     fused,
     lanes,
     loops,
@@ -132,6 +133,9 @@ class Renderer:
         self.groupable = False  # rendering a kernel for work-groups run together
         self.scalars: set[int] = set()  # work-group scalars (scalars.py)
         self.counting = False  # the block's branch counts its lanes' lower edge (schedule.py)
+        self.roles: dict[int, str | None] = {}  # block → its part in counters.py
+        self.lazy = False  # the kernel has alike blocks (counters.py)
+        self.alike = False  # rendering an alike block, whose edges write no counter
 
     # -- the interface the shared lowering uses (engine/clower) --------------------------
     def type_of(self, vid: int) -> Type:
@@ -333,6 +337,8 @@ class Renderer:
         body: list[str] = []
         phases: list[str] = []
         in_region = {k for lo, hi in spans for k in range(lo, hi + 1)}
+        self.roles = {k: counters.role(self, k, b, index, in_region) for k, b in enumerate(blocks)}
+        self.lazy = counters.ALIKE in self.roles.values()
         for k, (b, segs) in enumerate(zip(blocks, segments, strict=True)):
             if k not in in_region and k not in self.joined:
                 body += self._case(k, b, segs, index)
@@ -354,7 +360,8 @@ class Renderer:
             [(ct, n, _HEADER + off) for n, ct, off in offsets]
         text = skeleton.function(symbol, checks.site_table(self.origins, symbol), arrays,
                                  info.private_bytes, self.groupable, head, spec,
-                                 scalars.declarations(self, self.scalars), phases, body)
+                                 scalars.declarations(self, self.scalars),
+                                 counters.head(self.roles), phases, body)
         return info, text
 
     # -- layout ----------------------------------------------------------------------------
@@ -412,6 +419,10 @@ class Renderer:
             and schedule.counted(b.terminator, index) and b.terminator.ids()[0] not in self.scalars
         out = [f"    case {k}: {{ u32 sg_took = 0{', sg_took2 = 0' if joins else ''}"
                f"{schedule.COUNT if self.counting else ''};"]
+        role = None if self.sub_group or not self.lazy else self.roles[k]
+        if role == counters.REWRITES:  # it writes every lane's counter (counters.py)
+            out.append("      sg_lazy = 0;")
+        self.alike = role == counters.ALIKE  # its edges write no counter
         self.sinking = {v for v, at in self.sunk.items() if at == k}
         merged = False
         try:
@@ -432,6 +443,9 @@ class Renderer:
             out += steps if loop is None else [*loop, "    if (!sg_lp) {", *steps, "    }"]
         finally:
             self.sinking = set()
+            self.alike = False
+        if role == counters.ALIKE:
+            out += counters.after(self, k, b, index)
         wg = not self.sub_group
         after = schedule.next_block(b.terminator, index, wg, self.counting)
         if joins:
@@ -517,7 +531,8 @@ class Renderer:
         same = src == dst and index[dst] != 0
         if index[dst] == self.merging:  # the merge block runs next in this loop (merge.py)
             return "{ " + " ".join([*copies, *temps, "sg_gm = true;"]) + " }"
-        return "{ " + " ".join(copies + temps + ([] if same else [f"sg_pc[l] = {index[dst]}u;"])) + " }"
+        write = not (same or self.alike)  # an alike block's: after its loops (counters.py)
+        return "{ " + " ".join(copies + temps + ([f"sg_pc[l] = {index[dst]}u;"] if write else [])) + " }"
 
     def phi_copies(self, src: int, dst: int, scalars: bool) -> tuple[list[str], list[str]]:
         """The edge ``src → dst``'s copies into the phis of ``dst`` that are work-group

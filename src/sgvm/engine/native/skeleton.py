@@ -13,10 +13,12 @@ from . import regions, schedule
 
 def function(symbol: str, site_table: str, arrays: list[tuple[str, str, int]],
              private_bytes: int, groupable: bool, head: list[str], spec: list[str],
-             scalar_decls: list[str], phases: list[str], body: list[str]) -> str:
+             scalar_decls: list[str], lazy: list[str], phases: list[str], body: list[str]
+             ) -> str:
     """The C++ of kernel ``symbol``: ``arrays`` (C type, name, byte offset per lane) are the
     frame's lane arrays, ``head`` the argument and check set-up, ``spec`` the spec-constant
-    values, ``scalar_decls`` the work-group scalars, ``phases`` the regions' phases and
+    values, ``scalar_decls`` the work-group scalars, ``lazy`` the check of counters left
+    unwritten (``counters.head``; none: the kernel leaves none), ``phases`` the regions' phases and
     ``body`` the blocks' cases; ``groupable``: the code for work-groups run together."""
     return "\n".join([
         site_table,
@@ -71,7 +73,10 @@ def function(symbol: str, site_table: str, arrays: list[tuple[str, str, int]],
         *spec,
         *scalar_decls,
         "    u64 sg_steps = 0;",
+        *(["    u32 sg_lazy = 0;  // counters stale: 1 every lane's, 2 two runs' (counters.py)"]
+          if lazy else []),
         *schedule.HEAD,
+        *lazy,
         *phases,
         "      if (sgc->checks && ++sg_steps > sgc->steps) {",
         "        sg_fault(sgc->fault, sg_linear_gid(sg_g, 0), 0, 0, 0, 8); return 1; }",
