@@ -337,7 +337,7 @@ class Renderer:
         body: list[str] = []
         phases: list[str] = []
         in_region = {k for lo, hi in spans for k in range(lo, hi + 1)}
-        self.roles = {k: counters.role(self, k, b, index, in_region) for k, b in enumerate(blocks)}
+        self.roles = counters.roles(self, blocks, index, in_region)
         self.lazy = counters.ALIKE in self.roles.values()
         for k, (b, segs) in enumerate(zip(blocks, segments, strict=True)):
             if k not in in_region and k not in self.joined:
