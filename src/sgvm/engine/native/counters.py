@@ -43,12 +43,9 @@ def role(r, k: int, block: Block, index: dict[int, int], in_region: set[int]) ->
     o = term.opname
     if o in ("OpReturn", "OpReturnValue"):
         return REWRITES if k else None  # (the entry block's return writes no counter)
-    if o == "OpBranch":
-        targets = [index[term.operands[0].value]]
-    elif o == "OpBranchConditional":
-        targets = [index[x.value] for x in term.operands[1:3]]
-    else:
+    if o not in ("OpBranch", "OpBranchConditional"):
         return None
+    targets = [index[t] for t in _targets(block)]
     if k in targets or any(t in r.joined for t in targets):
         return None
     if len(set(targets)) == 1 or scalars.same(r, term.operands[0].value, r.scalars):
@@ -60,8 +57,8 @@ def roles(r, blocks: list[Block], index: dict[int, int], in_region: set[int]
           ) -> dict[int, str | None]:
     """Every block's part (``role``), where an alike block one of whose targets is neither
     alike nor rewriting counts as neither: its counters would be written at the next step
-    anyway (``head``), only later (the tiled matmul's loop, entered from such a block,
-    took 15-25% longer so)."""
+    anyway (``head``), only a step later (the tiled matmul's loop is entered from such a
+    block: docs/native.md)."""
     out = {k: role(r, k, b, index, in_region) for k, b in enumerate(blocks)}
     changed = True
     while changed:
@@ -73,6 +70,7 @@ def roles(r, blocks: list[Block], index: dict[int, int], in_region: set[int]
 
 
 def _targets(block: Block) -> list[int]:
+    """The labels a block ending in ``OpBranch`` or ``OpBranchConditional`` goes to."""
     term = block.terminator
     if term.opname == "OpBranch":
         return [term.operands[0].value]
