@@ -24,6 +24,7 @@ import numpy as np
 import pytest
 
 from sgvm import KernelMemoryError, KernelTimeout
+from sgvm.engine.native import backend as native_backend
 from sgvm.engine.native.render import Renderer
 from sgvm.runtime import residency
 from sgvm.runtime.args import BufferArg, ValueArg
@@ -64,6 +65,14 @@ kernel void store_only(global int *b, int n) {
 @pytest.fixture(scope="module")
 def module():
     return build(SRC, O2)
+
+
+@pytest.fixture(autouse=True)
+def work_groups_kept(monkeypatch):
+    """The counts below are of the launches' own work-groups, which a kernel blind to them
+    (the stencil) would otherwise run as rows (``regions.rows``; tests/subgroups/test_rows.py
+    counts those)."""
+    monkeypatch.setattr(native_backend, "_rows", lambda nd, *_: nd)
 
 
 def _stencil(a: np.ndarray) -> np.ndarray:

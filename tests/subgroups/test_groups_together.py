@@ -14,7 +14,7 @@ from sgvm import KernelMemoryError
 from sgvm.engine.native import backend as native_backend
 from sgvm.engine.native import regions
 
-from .helpers import DEVICE, assert_native, build, run, sub_groups, total
+from .helpers import assert_native, build, run, sub_groups, total
 
 SOURCE = r"""
 #define REQ __attribute__((intel_reqd_sub_group_size(SG)))
@@ -91,12 +91,12 @@ def test_how_many_run_together():
 
 
 @pytest.mark.parametrize("shape", list(SHAPES))
-def test_each_work_item_sees_its_own_group(module, shape):
+def test_each_work_item_sees_its_own_group(module, shape, backend):
     gs, ls = SHAPES[shape]
     n = total(gs)
     (out,), _ = run(module, "ids", [np.zeros(8 * n, np.uint32)], gs, ls)
     assert_native(module, "ids")
-    if DEVICE.engine == "native":
+    if backend == "native":
         assert _grouped(module, "ids", gs, ls) > 1
         assert native_backend.compiled(module, S, True)[1]["ids"].straight
     got = out.reshape(gs[1], gs[0], 8)
@@ -111,19 +111,19 @@ def test_each_work_item_sees_its_own_group(module, shape):
         np.testing.assert_array_equal(flat[:, 7], flat[:, 0].sum() + 1000 * flat[-1, 1])
 
 
-def test_own_ids_keep_groups_apart(module):
+def test_own_ids_keep_groups_apart(module, backend):
     """A kernel reading its local or group id runs one work-group at a time."""
     gs, ls = SHAPES["rows"]
     (out,), _ = run(module, "own_ids", [np.zeros(3 * total(gs), np.uint32)], gs, ls)
     assert_native(module, "own_ids")
-    if DEVICE.engine == "native":
+    if backend == "native":
         assert _grouped(module, "own_ids", gs, ls) == 1
     x = np.tile(np.arange(gs[0]), gs[1])
     np.testing.assert_array_equal(out.reshape(-1, 3), np.stack([x % 16, x // 16, x % 16], 1))
 
 
 @pytest.mark.parametrize("rows", [1, 2])
-def test_shuffle_gemm_in_a_loop(module, rows):
+def test_shuffle_gemm_in_a_loop(module, rows, backend):
     M, N, K = 6, 6 * S, 4 * S
     rng = np.random.default_rng(rows)
     A = rng.standard_normal((M, K)).astype(np.float32)
@@ -131,7 +131,7 @@ def test_shuffle_gemm_in_a_loop(module, rows):
     (_, _, C), _ = run(module, "gemm", [A, B, np.zeros((M, N), np.float32), np.int32(K)],
                        (N, M), (S, rows))
     assert_native(module, "gemm")
-    if DEVICE.engine == "native":
+    if backend == "native":
         assert _grouped(module, "gemm", (N, M), (S, rows)) == 6
     np.testing.assert_allclose(C, A.astype(np.float64) @ B, rtol=1e-4, atol=1e-4)
 
@@ -149,10 +149,10 @@ def test_fault_names_its_work_item(module, backend, monkeypatch):
     np.testing.assert_array_equal(out, np.arange(64) % 16 // S)
 
 
-def test_local_memory_keeps_groups_apart(module):
+def test_local_memory_keeps_groups_apart(module, backend):
     (out,), _ = run(module, "with_local", [np.zeros(64, np.uint32)], (64,), (16,))
     assert_native(module, "with_local")
-    if DEVICE.engine == "native":
+    if backend == "native":
         assert _grouped(module, "with_local", (64,), (16,)) == 1
     i = np.arange(64)
     np.testing.assert_array_equal(out, i // 16 * 16 + 15 - i % 16)

@@ -33,6 +33,7 @@ from ...runtime import environment
 from ...runtime.args import BufferArg, ImageArg, LocalArg, NullArg, SamplerArg, ValueArg
 from ...runtime.environment import Settings
 from ...runtime.memory import OFFSET_BITS, allocation
+from ...runtime.ndrange import NDRange
 from ...runtime.variant import Variant
 from ...spirv import Module
 from .. import backend as backends
@@ -46,7 +47,7 @@ from ..cpu.arenas import groups_per_batch
 from ..cpu.program import program_for
 from . import compile as compiler
 from . import pool
-from .regions import BUNDLE, STRAIGHT, groups
+from .regions import BUNDLE, STRAIGHT, groups, rows
 from .render import KernelInfo, Renderer
 
 _SOURCES: weakref.WeakKeyDictionary[Module, dict[tuple[int, bool], Any]] = \
@@ -72,6 +73,14 @@ def _own_choices(v: Variant) -> bool:
 
 
 _together = functools.lru_cache(maxsize=256)(groups)  # work-groups run together per shape
+
+
+@functools.lru_cache(maxsize=256)
+def _rows(nd: NDRange, sub_group_size: int, private: bool) -> NDRange:
+    """The NDRange a blind kernel's launch runs (regions.rows): ``nd`` or the same work-items
+    in rows of work-groups."""
+    local = rows(nd.local_size, nd.global_size, sub_group_size, private)
+    return nd if local is None else NDRange(nd.global_size, local, nd.global_offset, nd.work_dim)
 
 
 def checks_enabled(env: Settings | None = None) -> bool:
@@ -196,7 +205,8 @@ class NativeBackend(Backend):
             if isinstance(info, UnsupportedError):
                 raise info
             self._check_args(request, info)
-            nd = request.ndrange
+            nd = _rows(request.ndrange, request.sub_group_size, info.private_bytes > 0) \
+                if info.blind else request.ndrange
             W = _together(nd.local_size, nd.global_size, request.sub_group_size,
                           STRAIGHT if info.straight else BUNDLE) if info.groupable else 1
             if W > 1:
@@ -205,7 +215,7 @@ class NativeBackend(Backend):
         except (UnsupportedError, BuildError) as e:
             _announce(module, kernel, f"the native backend cannot run it ({_reason(e)})")
             return backends.get("numpy").launch(request)
-        return _run(lib, info, request, checked, W, n)
+        return _run(lib, info, request, nd, checked, W, n)
 
     @staticmethod
     def _check_args(request: LaunchRequest, info: KernelInfo) -> None:
@@ -248,7 +258,7 @@ _REUSED = threading.local()  # per thread: launch key → (its arrays, weakly; i
 _REUSE_MOST = 32
 
 
-def _launch_key(info: KernelInfo, request: LaunchRequest, checked: bool, W: int
+def _launch_key(info: KernelInfo, request: LaunchRequest, nd: NDRange, checked: bool, W: int
                 ) -> tuple | None:
     """What a launch's context is made of (``_context``), where every part can be compared:
     the buffers by their arrays' identities (held weakly with the context), by-value
@@ -267,21 +277,20 @@ def _launch_key(info: KernelInfo, request: LaunchRequest, checked: bool, W: int
             args.append(arg)
         else:
             return None
-    nd = request.ndrange
     return (id(info), checked, W, request.max_steps, limits.max_steps(request.settings),
             request.sub_group_size, nd.work_dim, nd.local_size, nd.global_offset, nd.global_size,
             request.device.local_mem_size, tuple(request.labels), tuple(args))
 
 
-def _reused_context(info: KernelInfo, request: LaunchRequest, checked: bool, W: int
-                    ) -> _Context:
+def _reused_context(info: KernelInfo, request: LaunchRequest, nd: NDRange, checked: bool,
+                    W: int) -> _Context:
     """``_context``, reused from this thread's earlier launch of the same kernel with the same
     arguments and sizes: its Python part (the argument words, the objects' table) cost a
     launch of the 4M vector add 0.2-0.3 ms after the benchmark's rewrite of its inputs (the
     interpreter's data out of cache), against about 1.7 for its pass over the lanes."""
-    key = _launch_key(info, request, checked, W)
+    key = _launch_key(info, request, nd, checked, W)
     if key is None:
-        return _context(info, request, checked, W)
+        return _context(info, request, nd, checked, W)
     table = getattr(_REUSED, "table", None)
     if table is None:
         table = _REUSED.table = {}
@@ -290,7 +299,7 @@ def _reused_context(info: KernelInfo, request: LaunchRequest, checked: bool, W: 
         ctx = hit[2]
         ctx.record[:] = 0
         return ctx
-    ctx = _context(info, request, checked, W)
+    ctx = _context(info, request, nd, checked, W)
     if len(table) >= _REUSE_MOST:
         table.clear()
     table[key] = (info, [weakref.ref(a.allocation.data) for a in request.args
@@ -298,11 +307,11 @@ def _reused_context(info: KernelInfo, request: LaunchRequest, checked: bool, W: 
     return ctx
 
 
-def _run(lib: Any, info: KernelInfo, request: LaunchRequest, checked: bool, W: int, n: int
-         ) -> LaunchResult:
-    """The launch, ``W`` work-groups at a time (regions.groups), on up to ``n`` threads."""
-    nd = request.ndrange
-    c = _reused_context(info, request, checked, W)
+def _run(lib: Any, info: KernelInfo, request: LaunchRequest, nd: NDRange, checked: bool, W: int,
+         n: int) -> LaunchResult:
+    """The launch, over work-groups of ``nd`` (the request's, or its rows: ``_rows``), ``W``
+    at a time (regions.groups), on up to ``n`` threads."""
+    c = _reused_context(info, request, nd, checked, W)
     records = printf.buffer() if info.printf_sites else None
     if records is not None:
         c.buf[_CTX - 1] = records.ctypes.data
@@ -316,7 +325,7 @@ def _run(lib: Any, info: KernelInfo, request: LaunchRequest, checked: bool, W: i
         owners.update((("local", o[1]), o) for o in c.local_objects)
         owner = owners.get(info.slots[(int(record[3]) >> 48) - 1]) if int(record[3]) >> 48 else None
         own = _error(request.kernel, record, c.regions, c.local_objects, info.private_objects,
-                     nd, owner, c.images)
+                     request.ndrange, owner, c.images)
         if isinstance(own, KernelMemoryError):
             _explain(request)  # the reference engine's account of the same fault, if it sees it
         raise own
@@ -329,11 +338,11 @@ def _run(lib: Any, info: KernelInfo, request: LaunchRequest, checked: bool, W: i
     return result
 
 
-def _context(info: KernelInfo, request: LaunchRequest, checked: bool, W: int) -> _Context:
-    """The launch's context: the argument words, the objects per parameter, the regions'
-    table, the local and private objects and the fault record (raises for an argument or
-    size the device cannot take)."""
-    nd = request.ndrange
+def _context(info: KernelInfo, request: LaunchRequest, nd: NDRange, checked: bool, W: int
+             ) -> _Context:
+    """The launch's context over work-groups of ``nd``: the argument words, the objects per
+    parameter, the regions' table, the local and private objects and the fault record
+    (raises for an argument or size the device cannot take)."""
     S = request.sub_group_size
     words: list[int] = []
     regions: list[faults.Region] = []
@@ -402,8 +411,9 @@ def _context(info: KernelInfo, request: LaunchRequest, checked: bool, W: int) ->
                                          f"{a.space} allocation '{a.name}'"))
             owners["global_var", k] = regions[-1]
     local = -(-local // 16) * 16
+    groups_per_batch(request.kernel, info.private_need,  # the NumPy engine's limit
+                     -(-request.ndrange.group_volume // S) * S, 1)
     pm = -(-nd.group_volume // S) * S
-    groups_per_batch(request.kernel, info.private_need, pm, 1)  # the NumPy engine's limit
     pm *= W  # the lanes of W work-groups run together
     if local > request.device.local_mem_size:
         raise LogicError(f"kernel '{request.kernel}' needs {local} bytes of local memory, the "

@@ -136,7 +136,7 @@ def _fused(r, seg: Segment, block: Block, k: int, index: dict[int, int]) -> list
         plain = lanes.prepass(r, insts, addresses, block, index, {}) if r.bounds else []
         # the addresses the pre-pass tested at the rows' ends stepped from the row's first lane
         # (lanes.starts): the 5-point stencil 1024², one thread, 0.90 → 0.82 ms
-        first, ahead = starts(r, insts, block, index)
+        first, ahead, onward = starts(r, insts, block, index)
         body = lanes.body(r, insts, block, index, "off")
         decl = " ".join(f"{C.scalar_ctype(x)} {n};" for p in phis for x, n in zip(
             C.leaf_types(r.type_of(p.result_id)), r.leaves(p.result_id), strict=True))
@@ -151,7 +151,7 @@ def _fused(r, seg: Segment, block: Block, k: int, index: dict[int, int]) -> list
     return ["    bool sg_fz = false, sg_e1 = false, sg_e2 = false, sg_lf = false; u32 sg_took3 = 0;",
             *test(r, groups, pre, plain, "sg_fz"), "    sg_merged += sg_fz;",
             *loop([body[0] + " " + decl, *body[1:]], "sg_fz", first, ahead, streamed and replace(
-                streamed, body=[streamed.body[0] + " " + decl, *streamed.body[1:]]))]
+                streamed, body=[streamed.body[0] + " " + decl, *streamed.body[1:]]), onward)]
 
 
 Groups = list[tuple[bool, list[tuple[int, int]]]]
@@ -204,7 +204,7 @@ def test(r, groups: Groups, pre: list[str], plain: list[str], flag: str) -> list
 
 
 def loop(body: list[str], flag: str, first: list[str] = (), ahead: dict[int, str] | None = None,
-         streamed: streams.Streamed | None = None) -> list[str]:
+         streamed: streams.Streamed | None = None, onward: list[str] = ()) -> list[str]:
     """The fused loop over the run when ``flag`` (``lanes.loop``), with a copy for a run of
     whole rows of ``SG_SIZE`` lanes whose trip count clang knows (one vector step for 16
     floats) and no row's ends to find; ``assume_safety``: the pre-pass found every store
@@ -218,7 +218,8 @@ def loop(body: list[str], flag: str, first: list[str] = (), ahead: dict[int, str
     prefetches what it streams (``streams.py``: the prefetch for writing reads the line the
     non-temporal store then writes past the cache). A 2-D copy of 3072² floats in 16×16
     work-groups, rows of one line each, one thread: 10.4 → 5.3 ms streamed; the 5-point
-    stencil 9.6 → 8.5–9.1 ms."""
+    stencil 9.6 → 8.5–9.1 ms. ``onward``: the prefetches of the next piece (``starts``),
+    at the head of each piece."""
     rows, ids, ends, _, each = lanes.loop(flag, "")
     pragma = '      _Pragma("clang loop vectorize(assume_safety) interleave_count(1)")'
     ahead = ahead or {}
@@ -231,7 +232,7 @@ def loop(body: list[str], flag: str, first: list[str] = (), ahead: dict[int, str
         stages = ["      const u32 sg_xp = 0, sg_xe = SG_SIZE;", *streams.stages(stored)]
         piece = [f"      for (u32 sg_xp = sg_xa; sg_xp < sg_xb; sg_xp += {streams.PIECE}) {{",
                  f"      const u32 sg_xe = sg_xb - sg_xp < {streams.PIECE} ? sg_xb : "
-                 f"sg_xp + {streams.PIECE};", *streams.stages(stored)]
+                 f"sg_xp + {streams.PIECE};", *onward, *streams.stages(stored)]
         each = "      for (u32 sg_x = sg_xp; sg_x < sg_xe; sg_x++) { const u32 l = sg_l0 + sg_x; "
         row_put = streams.puts(stored)
         put = ["      }", *row_put]
@@ -251,14 +252,19 @@ def stepped(r, insts: list[Instruction], block: Block, index: dict[int, int]) ->
 
 
 def starts(r, insts: list[Instruction], block: Block, index: dict[int, int]
-           ) -> tuple[list[str], dict[int, str]]:
-    """``stepped``, and the prefetches of a run of whole rows, by pointer: of each address
+           ) -> tuple[list[str], dict[int, str], list[str]]:
+    """``stepped``, the prefetches of a run of whole rows, by pointer, and those of a row's
+    next piece (``onward``). Of whole rows: of each address
     stepped along the row (one per pointer and constant offsets from it: ``a[i - 1]``,
     ``a[i]``, ``a[i + 1]`` one), the bytes the same row of the work-group after next will
     touch, where work-groups run in order along dimension 0 and the address follows the
     global id (a hint: a prefetch never faults), in objects of ``PREFETCH`` bytes or more. The 5-point stencil 3072², one
     thread: 8.2 → 7.0 ms; the lines of its rows entering the cache arrive before the loads
-    that need them (the hardware's streams of 18 rows read and 16 written)."""
+    that need them (the hardware's streams of 18 rows read and 16 written). Of the next
+    piece of a longer row (``streams.PIECE`` lanes; loads only, of at most 16 bytes per
+    lane): every line of it. The stencil run in rows of 1024 lanes (regions.rows), two
+    threads: 7.6–7.8 → 5.6–5.8 ms; the vector add's joined loop (two rows read) gained
+    nothing and has none."""
     first = stepped(r, insts, block, index)
     defs = {i.result_id: i for i in insts if i.result_id is not None}
     stores = {i.operands[0].value for i in insts if i.opname == "OpStore"}
@@ -270,9 +276,15 @@ def starts(r, insts: list[Instruction], block: Block, index: dict[int, int]
         base, offset = affine.root(r, defs, p)
         if base not in ahead or offset > ahead[base][0]:
             ahead[base] = (offset, p, r.affine_tested[p], slot)
-    return first, {p: f"      if (sg_sz{s} >= {PREFETCH}ULL) __builtin_prefetch((const char *)"
-                      f"((u64)sg_a{p} + (u64)({2 * k}LL * SG_SIZE)), {int(p in stores)}, 3);"
-                   for _, p, k, s in ahead.values()}
+    whole = {p: f"      if (sg_sz{s} >= {PREFETCH}ULL) __builtin_prefetch((const char *)"
+                f"((u64)sg_a{p} + (u64)({2 * k}LL * SG_SIZE)), {int(p in stores)}, 3);"
+             for _, p, k, s in ahead.values()}
+    P = streams.PIECE
+    onward = [f"      if (sg_sz{s} >= {PREFETCH}ULL) for (s64 sg_k = 0; sg_k < {P * abs(k)}; "
+              f"sg_k += 64) __builtin_prefetch(sg_a{p} + (s64)(sg_xp - sg_xa + {P}) * {k} + "
+              f"{'-' if k < 0 else ''}sg_k, 0, 3);"
+              for _, p, k, s in ahead.values() if p not in stores and 0 < abs(k) <= 16]
+    return first, whole, onward
 
 
 def terminator(r, inst: Instruction, block: Block, k: int, one: Callable[[str], None]) -> bool:

@@ -20,7 +20,7 @@ from __future__ import annotations
 from ...spirv import Block, Function, Instruction
 from ..clower import ctypes_ as C
 from ..clower.ops import constant_int, ids
-from ..common.block_order import successors
+from ..common.block_order import block_order, successors
 
 SUBGROUP = 3
 BUNDLE = 256  # lanes a bundle holds at most (whole sub-groups; docs/native.md)
@@ -80,6 +80,55 @@ def groups(local_size: tuple[int, ...], global_size: tuple[int, ...], sub_group_
         return 1
     across = global_size[0] // local_size[0]
     return max(w for w in range(1, max(lanes // vol, 1) + 1) if across % w == 0)
+
+
+# The built-ins a kernel may read and still not observe how its NDRange is cut into
+# work-groups (``blind``): every other one (local and group ids, sizes and counts of
+# work-groups and sub-groups) depends on the cut
+_GLOBAL = {"GlobalInvocationId", "GlobalSize", "GlobalOffset", "GlobalLinearId", "WorkDim"}
+# lanes of a row a blind kernel's work-groups are re-cut into at most (``rows``): the 2-D
+# stencil of cpu_bench.py in work-groups of 16×16, two threads, median of 20 launches in
+# separate processes alternated three times: 9.6–10.2 ms as launched, 8.6–10.2 in rows of
+# 256 lanes, 8.3–8.9 of 512, 7.9–9.7 of 1024 (best 8.8–9.6, 8.1–8.6, 7.5–8.2, 7.4–7.6)
+ROWS = 1024
+
+
+def blind(r, f: Function) -> bool:
+    """Whether kernel ``f`` cannot observe how its NDRange is cut into work-groups, so that
+    the launcher may run it in rows of its own choosing (docs/native.md, "Rows"): it reads no
+    built-in but the global ones (``_GLOBAL``), holds no barrier (a sub-group barrier orders
+    the accesses of a sub-group, whose lanes the rows change), no group or sub-group
+    instruction (``OpGroup…``, ``OpSubgroup…``: shuffles, votes, block IO) and no loop (rows
+    were measured on loop-free kernels only). The caller checks that its work-groups may run
+    together (``groupable``: no local memory, barrier or atomic) and that it has no printf
+    (output past the buffer is dropped: which records fit depends on the order the
+    work-groups run in)."""
+    order = {label: k for k, label in enumerate(block_order(f))}  # a loop's edge goes back
+    succ = successors(f)
+    for b in f.blocks:
+        if any(order[s] <= order[b.label] for s in succ[b.label] if b.label in order):
+            return False
+        for i in b.instructions:
+            if i.opname.startswith(("OpGroup", "OpSubgroup", "OpControlBarrier")) or any(
+                    r.builtins.get(x, "GlobalInvocationId") not in _GLOBAL for x in i.ids()):
+                return False
+    return True
+
+
+def rows(local_size: tuple[int, ...], global_size: tuple[int, ...], sub_group_size: int,
+         private: bool) -> tuple[int, ...] | None:
+    """The local size a blind kernel's launch runs with instead of ``local_size`` when its
+    work-groups have several rows: rows of the most lanes up to ``ROWS`` (``private``: a
+    kernel with private memory, up to its work-group's lanes, so that its private arena does
+    not grow) that divide the global size of dimension 0 into whole sub-groups, longer than
+    the rows it had; None to keep it."""
+    if local_size[1] * local_size[2] == 1:
+        return None
+    g = global_size[0]
+    most = local_size[0] * local_size[1] * local_size[2] if private else ROWS
+    w = max((w for w in range(sub_group_size, min(most, g) + 1, sub_group_size) if g % w == 0),
+            default=0)
+    return (w, 1, 1) if w > local_size[0] else None
 
 
 def group_macros(together: bool | None) -> list[str]:

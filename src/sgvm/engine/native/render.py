@@ -83,6 +83,9 @@ class KernelInfo:
     # work-groups may run together as one (regions.groupable): the launcher chooses how many
     groupable: bool = False
     straight: bool = False  # one block: units of up to regions.STRAIGHT lanes
+    # it cannot observe how its NDRange is cut into work-groups (regions.blind, no printf):
+    # the launcher may run its work-groups as rows (regions.rows)
+    blind: bool = False
     # the object of each slot a fault record names (origins.Origins): ("param", index),
     # ("global_var", index), ("local_arg", parameter index) or ("local", offset)
     slots: list[tuple[str, int]] = field(default_factory=list)
@@ -362,6 +365,7 @@ class Renderer:
                                  info.private_bytes, self.groupable, head, spec,
                                  scalars.declarations(self, self.scalars),
                                  counters.head(self.roles), phases, body)
+        info.blind = info.groupable and not info.printf_sites and regions.blind(self, f)
         return info, text
 
     # -- layout ----------------------------------------------------------------------------
