@@ -4,7 +4,7 @@ barrier, group or sub-group instruction, atomic, local memory, printf or loop �
 native backend in rows of up to ``regions.ROWS`` lanes, whatever its work-groups' shape.
 Every other kernel keeps its work-groups: each of the kernels below reads one built-in
 that depends on the cut, or exchanges values within a sub-group, and its results are
-checked against values computed here with NumPy from the NDRange (OpenCL 3.0 §3.2: the
+checked against values computed here with NumPy from the NDRange (OpenCL 3.0 §3.2.1: the
 local id is the global id less the work-group's offset; a sub-group is consecutive
 linear local ids, DESIGN.md). Run on every backend by the differential suite; which
 launches are re-cut is checked on the native backend's own choice."""
@@ -19,8 +19,10 @@ from sgvm.engine.native import backend as native_backend
 from sgvm.engine.native import regions, streams
 from sgvm.engine.native.render import Renderer
 from sgvm.errors import LogicError
+from sgvm.runtime.device import CUDA_DEVICE
 from sgvm.runtime.ndrange import NDRange
 
+from . import helpers
 from .helpers import assert_native, build, run, sub_groups, total
 
 S = 8
@@ -180,11 +182,12 @@ def test_private_memory_keeps_the_work_groups_lanes(module, backend):
     np.testing.assert_array_equal(b, a * (x % 16))
 
 
+@pytest.mark.skipif(helpers.DEVICE is CUDA_DEVICE, reason="the CPU backends' limit")
 def test_private_memory_limit_is_the_work_groups(module, monkeypatch, backend):
     """The NumPy engine's limit on a work-group's private memory holds for the launch's own
-    work-groups (16×4 lanes), not the rows of 32 it runs in: CL_OUT_OF_RESOURCES on both."""
-    need = _info(module, "stencil_private").private_need
-    monkeypatch.setattr(arenas, "PRIVATE_BATCH_BYTES", need * 48)
+    work-groups (16×4 lanes of 64 bytes: ``t``), not the rows of 32 it runs in:
+    CL_OUT_OF_RESOURCES on both CPU backends."""
+    monkeypatch.setattr(arenas, "PRIVATE_BATCH_BYTES", 64 * 48)
     if backend == "native":
         assert _ran_in(module, "stencil_private", (32, 8)) == (32, 1, 1)
     a = np.zeros((8, 32), np.float32)
