@@ -213,9 +213,23 @@ def _plain(r, insts: list[Instruction], lines: list[str], skip: str) -> list[str
     addresses = address_slice(r, insts, ptrs) if ptrs else None
     same = uniform.candidates(r, insts, addresses) if addresses else {}
     if not same:  # a run without the test of each lane's counter (clang does not unswitch)
-        return [*loop("sg_run", ""), *lines, "    } }", *loop("!sg_run", skip), *lines, "    } }"]
+        return _ways(r, insts, [*loop("sg_run", ""), *lines, "    } }", *loop("!sg_run", skip),
+                                *lines, "    } }"])
     return ["    {", *uniform.test(same), *loop("sg_uni", ""), *uniform.substitute(lines, same),
             "    } }", *loop("!sg_uni", skip), *lines, "    } } }"]
+
+
+def _ways(r, insts: list[Instruction], loops: list[str]) -> list[str]:
+    """``loops`` (a segment's lane loops) once for each way its block's branch goes where
+    that is a work-group scalar (``scalars.py``), computed before them: clang, which does not
+    unswitch a loop at -O2, then knows the way in each copy and vectorises the edge's phi
+    copies, where it kept one scalar loop with a branch per lane (the shuffle GEMM's latch
+    of ``k0``, 256 lanes × 4 accumulators each of its 48 iterations: 20% of its time);
+    ``loops`` as they are otherwise."""
+    t = insts[-1] if insts else None
+    if t is None or t.opname != "OpBranchConditional" or t.operands[0].value not in r.scalars:
+        return loops
+    return [f"    if ({r.leaf(t.operands[0].value)}) {{", *loops, "    } else {", *loops, "    }"]
 
 
 def body(r, insts: list[Instruction], block: Block, index: dict[int, int], mode: str) -> list[str]:
