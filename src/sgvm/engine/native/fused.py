@@ -73,13 +73,15 @@ def _sub_group_id(r, block: Block, segs: list[Segment]) -> bool:
 
 
 def sub_group_code(r, k: int, block: Block, segs: list[Segment], index: dict[int, int],
-                   width: str = "SG_SIZE", around: lanes.Around | None = None
-                   ) -> tuple[list[str], list[str], list[str]] | None:
+                   width: str = "SG_SIZE", around: lanes.Around | None = None,
+                   step: int | None = None) -> tuple[list[str], list[str], list[str]] | None:
     """Block ``k`` for the ``width`` lanes (a C constant: whole sub-groups of one row) from
     lane ``sg_c``: (the pre-pass testing every access of its lane segments for the lanes
     ``sg_first`` to ``sg_end``, the declarations of the chunk's own arrays, the block's C),
     or None where an address needs a value of another segment or the object of a pointer is
-    unknown. ``around``: C around the pre-pass's tests of each row (``lanes.prepass``)."""
+    unknown. ``around``: C around the pre-pass's tests of each row (``lanes.prepass``).
+    ``step``: the ``width`` lanes' number, where each lane loop is to be one vector step of
+    them (``one_step``)."""
     pres: list[str] = []
     r.affine_tested = {}
     # a block reading the sub-group local id is tested sub-group by sub-group, where the
@@ -123,7 +125,8 @@ def sub_group_code(r, k: int, block: Block, segs: list[Segment], index: dict[int
             insts = lanes.recomputed(r, seg, block) + seg.insts
             starts = lanes.starts(r, insts, block, index, ("sg_xo", "sg_c"), "sg_j")
             try:
-                body += [*starts, _LOOP.replace("SG_SIZE", width),
+                head = _LOOP.replace("SG_SIZE", width)
+                body += [*starts, head if step is None else head.replace(NOUNROLL, one_step(step)),
                          *lanes.body(r, insts, block, index, "off"), "    } }",
                          *(["    }"] if starts else [])]
             finally:
