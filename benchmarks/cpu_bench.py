@@ -238,6 +238,8 @@ class Sgvm:
         self.row, self.device, self.unchecked = row, device, unchecked
         self.module = read(sgvm.compile(row.source, row.options))
         self.args = cases.sgvm_args(row.args)
+        # made once, as sgvm.cl keeps one NDRange per enqueue sizes (cl.Kernel.ndrange)
+        self.ndrange = NDRange(row.global_size, row.local_size or (1,) * len(row.global_size))
 
     def launch(self) -> float:
         r = self.row
@@ -250,9 +252,7 @@ class Sgvm:
             os.environ["SGVM_BOUNDS"] = "0"
         try:
             t0 = time.perf_counter()
-            launch(self.module, r.kernel, self.args, NDRange(r.global_size, r.local_size or
-                                                              (1,) * len(r.global_size)),
-                   device=self.device)
+            launch(self.module, r.kernel, self.args, self.ndrange, device=self.device)
             return time.perf_counter() - t0
         finally:
             if self.unchecked and saved is None:

@@ -14,7 +14,7 @@ import sgvm.cl as cl
 from sgvm import KernelMemoryError, KernelTimeout
 from sgvm.cl.memory import BufferPointer
 from sgvm.engine import backend as backends
-from sgvm.engine.backend import LaunchResult
+from sgvm.engine.backend import Backend, LaunchResult
 from sgvm.errors import LogicError, UnsupportedError
 from sgvm.runtime import launch as runtime_launch
 from sgvm.runtime.args import BufferArg, ValueArg
@@ -110,7 +110,7 @@ def test_a_variant_setting_changed_between_launches_takes_effect(setup, monkeypa
     assert (_uninit(queue, knl, out) == 0).all()
 
 
-class _Recorder:
+class _Recorder(Backend):
     """A backend that records each launch's sub-group size and variant, standing in for the GPU."""
 
     name = "cuda"

@@ -6,6 +6,7 @@ one, this fails and the entry should go)."""
 from __future__ import annotations
 
 from contextlib import contextmanager, nullcontext
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -27,6 +28,10 @@ from sgvm.spirv import read
 from .conftest import UNAVAILABLE
 
 FILL = 0xA5A5A5A5
+# shuffle-16-bit-abort was found on hosts with AVX-512; on a host without it (AMD EPYC,
+# Zen 3, AVX2) the same runtime (intel-opencl-rt 2026.2.0) builds and runs its kernels right
+AVX512 = Path("/proc/cpuinfo").is_file() and " avx512f" in Path("/proc/cpuinfo").read_text()
+ABORTS_HERE = {"shuffle-16-bit-abort": AVX512, "shuffle:16-bit:sub-group-16": AVX512}
 HEAD = "#pragma OPENCL EXTENSION cl_khr_fp16 : enable\n"
 
 CASES = {
@@ -286,6 +291,10 @@ def test_the_oracle_still_deviates(name, spirv):
     except OracleError as exc:
         assert name in ("work-group-broadcast-half", "us16-block-io", "elect-abort",
                         "shuffle-16-bit-abort", "vector-broadcast-crash"), exc
+        assert ABORTS_HERE.get(name, True), f"{name}: the oracle failed on this host too: {exc}"
+        return
+    if not ABORTS_HERE.get(name, True):  # runs right on this host (ABORTS_HERE)
+        assert np.array_equal(got[1].view(np.uint32), want)
         return
     assert not np.array_equal(got[1].view(np.uint32), want)
 
@@ -332,5 +341,8 @@ def test_the_kernels_that_crashed_the_oracle_run_where_the_construct_is_avoided(
               backends, before)
     run_batch([generate(seed, size, 20, frozenset(ORACLE_AVOID) | omit)], backends, after)
     assert before.checker_findings == after.checker_findings == []
-    assert [d.detail.split(":")[0] for d in before.disagreements] == ["only one ran"]
+    if ABORTS_HERE.get(avoid, True):
+        assert [d.detail.split(":")[0] for d in before.disagreements] == ["only one ran"]
+    else:  # the construct runs on this host's oracle (ABORTS_HERE)
+        assert all(d.known for d in before.disagreements), before.disagreements
     assert all(d.known for d in after.disagreements), after.disagreements

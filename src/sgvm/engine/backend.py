@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import importlib
 from abc import ABC, abstractmethod
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -65,6 +65,11 @@ class LaunchRequest:
     settings: Settings | None = None  # the environment the launch read (None: read it now)
 
 
+# A launch run once more (``Backend.again``): called with the time it began and a function
+# that makes its request (the errors of a run that fails need it; made only then).
+Again = Callable[[float, Callable[[], LaunchRequest]], LaunchResult]
+
+
 class Backend(ABC):
     """A way to run kernels: one instance per backend, shared by every launch."""
 
@@ -78,6 +83,14 @@ class Backend(ABC):
     def available(self) -> bool:
         """Whether this backend can run here (a GPU, a compiler)."""
         return True
+
+    def again(self, request: LaunchRequest) -> Again | None:
+        """The launch of ``request`` as a function that runs it, and runs it again each time it
+        is called, with the same argument objects, NDRange, device, options, environment and
+        variant (``runtime.repeats`` asks when a launch comes a second time, and hands the
+        function every later launch like it); None where the backend has nothing prepared to
+        save, which is the default: each launch then goes through ``launch``."""
+        return None
 
 
 _MODULES = {"numpy": "sgvm.engine.cpu.backend", "native": "sgvm.engine.native.backend",

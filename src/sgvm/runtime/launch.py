@@ -15,7 +15,7 @@ from ..engine.common.signature import KernelParam, arg_label, kernel_params
 from ..errors import LogicError, UnsupportedError
 from ..spirv import Module
 from ..spirv.validate import validate
-from . import environment
+from . import environment, repeats
 from .args import KernelArg
 from .device import CPU_DEVICE, DeviceModel
 from .ndrange import NDRange
@@ -101,10 +101,45 @@ def launch(module: Module, kernel: str, args: Sequence[KernelArg], ndrange: NDRa
     choices (``runtime.variant``; None: those of the options, environment and device);
     only the NumPy backend runs other than the defaults (the native one hands such launches
     to it). ``max_steps``: the step budget
-    per batch (None: ``SGVM_MAX_STEPS``). ``settings``: the environment the launch reads
-    (``runtime.environment``; None: as it is now), read once for the whole launch."""
+    per batch (None: ``SGVM_MAX_STEPS``). ``settings``: the environment the launch read
+    (``runtime.environment``; None: as it is now), read once for the whole launch.
+    A launch like an earlier one on this thread runs the backend's prepared run
+    (``runtime.repeats``)."""
     t0 = time.perf_counter()
     k = _kernel(module, kernel)
+    env = settings or environment.current()  # every setting of one launch from one reading
+    opts = getattr(options, "sgvm", None)
+    sgvm = tuple(opts.items()) if opts else ()
+    if observers:
+        seen = None
+    else:
+        seen = repeats.find(k, device, options, env, variant, max_steps, ndrange, args, sgvm,
+                            param_names)
+        if seen is not None and seen.run:
+            return seen.run(t0, lambda: _request(  # type: ignore[operator, return-value]
+                k, module, kernel, args, ndrange, device, observers, options, param_names,
+                variant, max_steps, env, sgvm, t0))
+    request = _request(k, module, kernel, args, ndrange, device, observers, options, param_names,
+                       variant, max_steps, env, sgvm, t0)
+    if request is None:
+        return LaunchResult()
+    backend = backends.get(device.engine)
+    if not observers:
+        if seen is None:
+            repeats.remember(k, device, options, env, variant, max_steps, ndrange, args, sgvm,
+                             param_names)
+        elif seen.run is None:
+            seen.run = backend.again(request) or False
+            if seen.run:
+                return seen.run(t0, lambda: request)  # type: ignore[operator, return-value]
+    return backend.launch(request)
+
+
+def _request(k: _Kernel, module: Module, kernel: str, args: Sequence[KernelArg],
+             ndrange: NDRange, device: DeviceModel, observers: Sequence[Any], options: Any,
+             param_names: Sequence[str] | None, variant: Variant | None, max_steps: int | None,
+             env: environment.Settings, sgvm: tuple, t0: float) -> LaunchRequest | None:
+    """The launch validated, as its backend receives it; None for an empty NDRange."""
     params = k.params
     if len(args) != len(params):
         raise LogicError(f"kernel '{kernel}' takes {len(params)} arguments, {len(args)} given",
@@ -116,22 +151,18 @@ def launch(module: Module, kernel: str, args: Sequence[KernelArg], ndrange: NDRa
             and getattr(options, "uniform_work_groups_required", False):
         raise LogicError(f"global size {ndrange.global_size} is not a multiple of the work-group "
                          f"size {ndrange.local_size}", "CL_INVALID_WORK_GROUP_SIZE")
-    env = settings or environment.current()  # every setting of one launch from one reading
-    opts = getattr(options, "sgvm", None)
-    sgvm = tuple(opts.items()) if opts else ()
     c = k.choices.get((id(device), id(options), id(env), id(variant)))
     if c is None or c.device is not device or c.options is not options or c.env is not env \
             or c.given is not variant or c.sgvm != sgvm:
         c = _choose(k, device, options, sgvm, env, variant)
     if ndrange.work_items == 0:
-        return LaunchResult()
+        return None
     names = tuple(param_names) if param_names else ()
     labels = k.labels.get(names)
     if labels is None:
         labels = k.labels[names] = arg_labels(params, names)
-    return backends.get(device.engine).launch(
-        LaunchRequest(module, kernel, args, ndrange, c.sub_group_size, params, labels, device,
-                      observers, options, t0, c.variant, max_steps, env))
+    return LaunchRequest(module, kernel, args, ndrange, c.sub_group_size, params, labels, device,
+                         observers, options, t0, c.variant, max_steps, env)
 
 
 def _choose(k: _Kernel, device: DeviceModel, options: Any, sgvm: tuple, env: environment.Settings,

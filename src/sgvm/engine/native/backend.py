@@ -23,6 +23,7 @@ import sys
 import threading
 import time
 import weakref
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -37,7 +38,7 @@ from ...runtime.ndrange import NDRange
 from ...runtime.variant import Variant
 from ...spirv import Module
 from .. import backend as backends
-from ..backend import Backend, LaunchRequest, LaunchResult
+from ..backend import Again, Backend, LaunchRequest, LaunchResult
 from ..clower import ctypes_ as C
 from ..clower import printf
 from ..common import faults, limits
@@ -187,13 +188,41 @@ class NativeBackend(Backend):
         return compiler.available()
 
     def launch(self, request: LaunchRequest) -> LaunchResult:
+        plan = self._plan(request)
+        if plan is None:
+            return backends.get("numpy").launch(request)
+        return _run(*plan, request)
+
+    def again(self, request: LaunchRequest) -> Again | None:
+        """The launch as a function that calls the pool with the arguments worked out here and
+        reads the fault record (``runtime.repeats``): for kernels whose context is reused
+        (``_launch_key``: no images, samplers, program-scope variables or printf). Its thread
+        count is the one of this launch's environment and CPUs."""
+        plan = self._plan(request)
+        if plan is None:
+            return None
+        lib, info, nd, checked, W, n = plan
+        if _launch_key(info, request, nd, checked, W) is None:
+            return None
+        c = _reused_context(info, request, nd, checked, W)
+        go = pool.runner(_function(lib, info.symbol), c.address, c.address + 8 * _CTX, c.total, W,
+                         n, c.sizes, c.lanes)
+
+        def run(t0: float, request_of: Callable[[], LaunchRequest]) -> LaunchResult:
+            return _outcome(info, c, *go(), t0, request_of)
+        return run
+
+    def _plan(self, request: LaunchRequest) -> tuple[Any, KernelInfo, NDRange, bool, int, int] | None:
+        """How the launch runs natively: (library, kernel, NDRange it runs: ``_rows``,
+        checked, work-groups together, threads); None where it runs on the NumPy engine
+        (announced once on stderr, but for launches with observers)."""
         module, kernel = request.module, request.kernel
         if request.observers:  # by design (docs/native.md, "Using it"): not announced
-            return backends.get("numpy").launch(request)
+            return None
         v = request.variant
         if not _own_choices(v):
             _announce(module, kernel, f"{v.describe()} runs on the reference engine")
-            return backends.get("numpy").launch(request)
+            return None
         env = request.settings
         n = 1 if request.ndrange.work_items < SMALL else threads(env)  # (small: not worth threads)
         if n > 1:
@@ -214,8 +243,8 @@ class NativeBackend(Backend):
                 info = kernels[kernel]
         except (UnsupportedError, BuildError) as e:
             _announce(module, kernel, f"the native backend cannot run it ({_reason(e)})")
-            return backends.get("numpy").launch(request)
-        return _run(lib, info, request, nd, checked, W, n)
+            return None
+        return lib, info, nd, checked, W, n
 
     @staticmethod
     def _check_args(request: LaunchRequest, info: KernelInfo) -> None:
@@ -296,9 +325,7 @@ def _reused_context(info: KernelInfo, request: LaunchRequest, nd: NDRange, check
         table = _REUSED.table = {}
     hit = table.get(key)  # (the entry holds its info, so no other object has its id)
     if hit is not None and all(r() is not None for r in hit[1]):
-        ctx = hit[2]
-        ctx.record[:] = 0
-        return ctx
+        return hit[2]
     ctx = _context(info, request, nd, checked, W)
     if len(table) >= _REUSE_MOST:
         table.clear()
@@ -307,20 +334,35 @@ def _reused_context(info: KernelInfo, request: LaunchRequest, nd: NDRange, check
     return ctx
 
 
-def _run(lib: Any, info: KernelInfo, request: LaunchRequest, nd: NDRange, checked: bool, W: int,
-         n: int) -> LaunchResult:
+def _run(lib: Any, info: KernelInfo, nd: NDRange, checked: bool, W: int, n: int,
+         request: LaunchRequest) -> LaunchResult:
     """The launch, over work-groups of ``nd`` (the request's, or its rows: ``_rows``), ``W``
     at a time (regions.groups), on up to ``n`` threads."""
     c = _reused_context(info, request, nd, checked, W)
+    return _call(_function(lib, info.symbol), info, c, W, n, request.t0, lambda: request)
+
+
+def _call(fn: int, info: KernelInfo, c: _Context, W: int, n: int, t0: float,
+          request_of: Callable[[], LaunchRequest]) -> LaunchResult:
+    """Kernel entry point ``fn`` run with context ``c`` (``request_of``: the launch's
+    request, made only where the run failed)."""
     records = printf.buffer() if info.printf_sites else None
     if records is not None:
         c.buf[_CTX - 1] = records.ctypes.data
-    ctx_p = c.address
-    args_p = ctx_p + 8 * _CTX
-    code, chunks = pool.run(_function(lib, info.symbol), ctx_p, args_p, c.total, W, n, c.sizes,
-                            c.lanes)
-    record = c.record
-    if record[0]:
+    code, chunks = pool.run(fn, c.address, c.address + 8 * _CTX, c.total, W, n, c.sizes, c.lanes)
+    return _outcome(info, c, code, chunks, t0, request_of, records)
+
+
+def _outcome(info: KernelInfo, c: _Context, code: int, chunks: int, t0: float,
+             request_of: Callable[[], LaunchRequest], records: np.ndarray | None = None
+             ) -> LaunchResult:
+    """The result of a run that returned ``code`` after ``chunks`` chunks, or the error its
+    fault record (cleared here: a context's record is zero between launches) or status
+    tells."""
+    if c.record[0]:
+        record = c.record.copy()
+        c.record[:] = 0
+        request = request_of()
         owners = dict(c.owners)
         owners.update((("local", o[1]), o) for o in c.local_objects)
         owner = owners.get(info.slots[(int(record[3]) >> 48) - 1]) if int(record[3]) >> 48 else None
@@ -330,9 +372,9 @@ def _run(lib: Any, info: KernelInfo, request: LaunchRequest, nd: NDRange, checke
             _explain(request)  # the reference engine's account of the same fault, if it sees it
         raise own
     if code:
-        raise UnsupportedError(f"kernel '{request.kernel}': native code stopped with status "
+        raise UnsupportedError(f"kernel '{request_of().kernel}': native code stopped with status "
                                f"{code}")
-    result = LaunchResult(batches=chunks, seconds=time.perf_counter() - request.t0)
+    result = LaunchResult(batches=chunks, seconds=time.perf_counter() - t0)
     if records is not None:  # strings: the module's constants and the buffers, as they are now
         result.printf = printf.format_records(records, info.printf_sites, c.objects)
     return result

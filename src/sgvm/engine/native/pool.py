@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import ctypes
 import functools
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -58,10 +59,23 @@ def run(kernel: int, ctx: int, args: int, total: int, W: int, n: int,
     of ``W`` on ``n`` threads, each with a frame, local memory and private arena of
     ``sizes`` bytes; the largest status a chunk returned and the number of chunks it ran as
     (one where another thread's launch holds the pool: it runs on the calling thread alone)."""
+    return runner(kernel, ctx, args, total, W, n, sizes, pm)()
+
+
+def runner(kernel: int, ctx: int, args: int, total: int, W: int, n: int,
+           sizes: tuple[int, int, int], pm: int) -> Callable[[], tuple[int, int]]:
+    """``run`` of these arguments as a function of none, worked out once (``Backend.again``:
+    a repeated launch calls the pool and nothing else). Sleeping helpers are woken by the
+    call itself."""
     step = -(-total // min(total, CHUNKS * n)) if n > 1 else total
     chunks = -(-total // step)
-    code = _library().sg_pool_run(kernel, ctx, args, total, W, chunks, step, n, *sizes, pm)
-    if code >> 32 == NO_MEMORY:
-        raise MemoryError(f"no host memory for the native threads' {sum(sizes)} bytes of "
-                          "scratch", "CL_OUT_OF_HOST_MEMORY", "clEnqueueNDRangeKernel")
-    return code >> 32, code & 0xFFFFFFFF
+    call = functools.partial(_library().sg_pool_run, kernel, ctx, args, total, W, chunks, step, n,
+                             *sizes, pm)
+
+    def go() -> tuple[int, int]:
+        code = call()
+        if code >> 32 == NO_MEMORY:
+            raise MemoryError(f"no host memory for the native threads' {sum(sizes)} bytes of "
+                              "scratch", "CL_OUT_OF_HOST_MEMORY", "clEnqueueNDRangeKernel")
+        return code >> 32, code & 0xFFFFFFFF
+    return go
