@@ -263,7 +263,7 @@ def test_fault_below_a_buffer_names_that_buffer_with_a_negative_offset() -> None
                        (0x10000 + 64, "byte offset 64 of argument #0 (64 bytes)"),
                        (0x10400 + 80, "byte offset 80 of argument #2 (64 bytes)")]:
         rec = np.array([~np.uint64(0), 0, addr, load_oob], np.uint64)
-        msg = str(bounds.error("k", rec, regions, 0, nd, {}))
+        msg = str(bounds.error("k", rec, regions, 0, nd, {}, 1000))
         assert f"out-of-bounds load of 4 bytes at {want} by work-item with global id (0,)" in msg
 
 
@@ -278,7 +278,7 @@ def test_image_write_record_gives_the_cpu_message() -> None:
     rec = np.array([~np.uint64(15 + 16 * 2), 0, 0x7000, 1 << 32 | 16 << 40,
                     np.int64(-1).view(np.uint64), 2, 0, 0], np.uint64)
     msg = str(bounds.error("shift", rec, [], 0, NDRange((16, 4), (16, 1)),
-                           {0x7000: ("argument #1", image)}))
+                           {0x7000: ("argument #1", image)}, 1000))
     assert msg == ("kernel 'shift': write_image at coordinate (-1, 2) outside argument #1 "
                    "(16 x 4 texels) by work-item with global id (15, 2)")
 

@@ -24,7 +24,6 @@ import numpy as np
 
 from ...errors import KernelMemoryError, KernelTimeout, UnsupportedError
 from ...runtime.ndrange import NDRange
-from . import limits
 
 _KINDS = ("load", "store", "atomic")
 _WHY = {1: "misaligned", 2: "read-only memory written:", 3: "out-of-bounds"}
@@ -69,16 +68,16 @@ def image_write_error(kernel: str, rec: np.ndarray, label: str, image: object,
 
 
 def error(kernel: str, rec: np.ndarray, regions: list[Region], local_bytes: int,
-          nd: NDRange, steps: str = "loop iterations per work-item and function call",
+          nd: NDRange, budget: int, steps: str = "loop iterations per work-item and function call",
           ) -> KernelMemoryError | KernelTimeout | UnsupportedError:
     """The CPU engine's message (``memory_access.fail``, ``Batch.tick``) for fault record
-    ``rec``; ``steps`` says what the step budget counts."""
+    ``rec``; ``budget``: the launch's step budget, ``steps``: what it counts."""
     linear = int(~rec[0] & np.uint64((1 << 64) - 1))
     addr, info = int(rec[2]), int(rec[3])
     nbytes, what, why = info & 0xFFFFFFFF, _KINDS[(info >> 32) & 0xFF], (info >> 40) & 0xFF
     if why == TIMEOUT:
         return KernelTimeout(
-            f"kernel '{kernel}' exceeded its step budget of {limits.max_steps()} {steps} "
+            f"kernel '{kernel}' exceeded its step budget of {budget} {steps} "
             f"(set SGVM_MAX_STEPS to raise it); first stopped: "
             f"work-item with global id {global_id(linear, nd)}")
     if why == UNREACHABLE:

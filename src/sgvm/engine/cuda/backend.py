@@ -28,7 +28,7 @@ class CudaBackend(Backend):
         try:
             return launch_cuda(request.module, request.kernel, request.args, request.ndrange,
                                request.sub_group_size, LaunchResult(), request.labels,
-                               request.settings)
+                               request.settings, request.max_steps)
         except Exception as exc:
             from .failures import cuda_failure
 

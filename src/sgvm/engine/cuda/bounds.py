@@ -28,7 +28,7 @@ import numpy as np
 from ...errors import KernelMemoryError, KernelTimeout
 from ...runtime import environment
 from ...runtime.ndrange import NDRange
-from ..common import faults, limits
+from ..common import faults
 
 ENV = "SGVM_CUDA_BOUNDS"
 _KINDS = ("load", "store", "atomic")
@@ -154,15 +154,17 @@ def _nearest(regions: list[Region], addr: int) -> Region | None:
 
 
 def error(kernel: str, rec: np.ndarray, regions: list[Region], local_bytes: int,
-          nd: NDRange, images: dict[int, tuple[str, Any]]) -> KernelMemoryError | KernelTimeout:
+          nd: NDRange, images: dict[int, tuple[str, Any]], budget: int
+          ) -> KernelMemoryError | KernelTimeout:
     """The CPU engine's message (``memory_access.fail``, ``Batch.tick``, ``image_ops``) for
-    fault record ``rec``; ``images``: each image argument's label and image by handle."""
+    fault record ``rec``; ``images``: each image argument's label and image by handle;
+    ``budget``: the launch's step budget."""
     linear = int(~rec[0] & np.uint64((1 << 64) - 1))
     addr, info = int(rec[2]), int(rec[3])
     nbytes, what, why = info & 0xFFFFFFFF, _KINDS[(info >> 32) & 0xFF], (info >> 40) & 0xFF
     if why == _TIMEOUT:
         return KernelTimeout(
-            f"kernel '{kernel}' exceeded its step budget of {limits.max_steps()} loop iterations per "
+            f"kernel '{kernel}' exceeded its step budget of {budget} loop iterations per "
             f"work-item and function call (set SGVM_MAX_STEPS to raise it); first stopped: "
             f"work-item with global id {_gid(linear, nd)}")
     if why == _IMAGE_WRITE:

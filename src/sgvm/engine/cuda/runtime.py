@@ -192,14 +192,15 @@ def _plan(module: Module, kernel: str, sub_group_size: int, checked: bool) -> _P
 
 def launch_cuda(module: Module, kernel: str, args: Sequence[KernelArg], ndrange: NDRange,
                 sub_group_size: int, result: Any, labels: Sequence[str],
-                settings: environment.Settings | None = None) -> Any:
+                settings: environment.Settings | None = None, max_steps: int | None = None) -> Any:
     """Run ``kernel`` on the GPU; fills and returns ``result`` (a LaunchResult).
     ``labels``: how memory errors name each parameter (``program.arg_label``); ``settings``:
-    the environment the launch reads (None: as it is now). One launch at a time
-    (``mirrors.LOCK``)."""
+    the environment the launch reads (None: as it is now); ``max_steps``: the step budget
+    (None: ``SGVM_MAX_STEPS`` of ``settings``). One launch at a time (``mirrors.LOCK``)."""
+    env = settings or environment.current()
     with LOCK:
-        return _launch(module, kernel, args, ndrange, sub_group_size, result, labels,
-                       settings or environment.current())
+        return _launch(module, kernel, args, ndrange, sub_group_size, result, labels, env,
+                       limits.max_steps(env) if max_steps is None else max_steps)
 
 
 def _driver() -> tuple[Any, Any]:
@@ -213,11 +214,12 @@ def _driver() -> tuple[Any, Any]:
 
 
 def _launch(module: Module, kernel: str, args: Sequence[KernelArg], ndrange: NDRange,
-            sub_group_size: int, result: Any, labels: Sequence[str], env: environment.Settings) -> Any:
+            sub_group_size: int, result: Any, labels: Sequence[str], env: environment.Settings,
+            budget: int) -> Any:
     t0 = time.perf_counter()
     checked = bounds.enabled(env)
     plan = _plan(module, kernel, sub_group_size, checked)
-    steps = limits.max_steps(env) if checked else 0
+    steps = budget if checked else 0
     packed = plan.reuse(args, ndrange, steps, labels)
     written = packed.current() if packed is not None else None
     records = None
@@ -249,7 +251,7 @@ def _launch(module: Module, kernel: str, args: Sequence[KernelArg], ndrange: NDR
     MIRRORS.written(written)
     fault = FAULTS.read(stream) if checked else None
     if fault is not None:
-        raise bounds.error(kernel, fault, packed.regions, dyn, ndrange, packed.images)
+        raise bounds.error(kernel, fault, packed.regions, dyn, ndrange, packed.images, budget)
     if records is not None:
         info = plan.info
         strings = {int(plan.mod.get_global(f"g{vid}").ptr): data for vid, data in info.strings.items()}

@@ -281,6 +281,7 @@ class _Context:
     images: dict[int, tuple[str, Any]]  # descriptor address → (label, image)
     local_objects: list[tuple[str, int, int]]
     keep: list[Any]  # what the words point into: by-value copies, image descriptors
+    budget: int  # the step budget
 
 
 _REUSED = threading.local()  # per thread: launch key → (its arrays, weakly; its _Context)
@@ -367,7 +368,7 @@ def _outcome(info: KernelInfo, c: _Context, code: int, chunks: int, t0: float,
         owners.update((("local", o[1]), o) for o in c.local_objects)
         owner = owners.get(info.slots[(int(record[3]) >> 48) - 1]) if int(record[3]) >> 48 else None
         own = _error(request.kernel, record, c.regions, c.local_objects, info.private_objects,
-                     request.ndrange, owner, c.images)
+                     request.ndrange, c.budget, owner, c.images)
         if isinstance(own, KernelMemoryError):
             _explain(request)  # the reference engine's account of the same fault, if it sees it
         raise own
@@ -484,7 +485,7 @@ def _context(info: KernelInfo, request: LaunchRequest, nd: NDRange, checked: boo
     total = ngr[0] * ngr[1] * ngr[2] // W
     sizes = (info.frame_bytes * pm, max(local, 16), max(info.private_bytes * pm, 16))
     return _Context(buf, ctx_p, buf[at_rec:], total, pm, sizes, regions, owners, objects, images,
-                    local_objects, keep)
+                    local_objects, keep, steps)
 
 
 _PREPARED: dict[tuple[int, str], int] = {}
@@ -511,20 +512,21 @@ def _explain(request: LaunchRequest) -> None:
 
 def _error(kernel: str, rec: np.ndarray, regions: list[faults.Region],
            local_objects: list[tuple[str, int, int]], private_objects: list[tuple[str, int, int]],
-           nd: Any, known: Any = None, images: dict[int, tuple[str, Any]] | None = None
-           ) -> Exception:
+           nd: Any, budget: int, known: Any = None,
+           images: dict[int, tuple[str, Any]] | None = None) -> Exception:
     """The NumPy engine's ``KernelMemoryError`` for fault record ``rec`` (engine/common/faults.py
     has the layout): the object an access fell outside of is the one its pointer came from
     where the check knew it (``known``: a region, or a local object's (label, offset, size)),
     else the one it overran (the nearest below it), its offset from that object's start (in
-    the work-group's or work-item's own copy for local and private objects)."""
+    the work-group's or work-item's own copy for local and private objects); ``budget``: the
+    launch's step budget."""
     info = int(rec[3])
     why = (info >> 40) & 0xFF
     if why == faults.IMAGE_WRITE:
         assert images is not None
         return faults.image_write_error(kernel, rec, *images[int(rec[2])], nd)
     if why in (faults.TIMEOUT, faults.UNREACHABLE):
-        return faults.error(kernel, rec, regions, 0, nd, "block executions per work-group")
+        return faults.error(kernel, rec, regions, 0, nd, budget, "block executions per work-group")
     nbytes, what = info & 0xFFFFFFFF, ("load", "store", "atomic")[(info >> 32) & 0xFF]
     reason = {1: "misaligned", 2: "read-only memory written:", 3: "out-of-bounds"}[why & 3]
     addr = int(rec[2])
