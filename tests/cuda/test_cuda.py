@@ -268,14 +268,14 @@ def test_fault_below_a_buffer_names_that_buffer_with_a_negative_offset() -> None
 
 
 def test_image_write_record_gives_the_cpu_message() -> None:
-    """A write_image record (why 16: the image's handle, the coordinates) reads as the CPU
+    """A write_image record (why 64: the image's handle, the coordinates) reads as the CPU
     device's message (engine/cpu/image_ops.py), coordinates signed."""
     from types import SimpleNamespace
 
     from sgvm.engine.cuda import bounds
 
     image = SimpleNamespace(coord_count=2, shape=(16, 4))
-    rec = np.array([~np.uint64(15 + 16 * 2), 0, 0x7000, 1 << 32 | 16 << 40,
+    rec = np.array([~np.uint64(15 + 16 * 2), 0, 0x7000, 1 << 32 | 64 << 40,
                     np.int64(-1).view(np.uint64), 2, 0, 0], np.uint64)
     msg = str(bounds.error("shift", rec, [], 0, NDRange((16, 4), (16, 1)),
                            {0x7000: ("argument #1", image)}, 1000))

@@ -4,6 +4,7 @@ import numpy as np
 import pytest
 
 from sgvm import KernelMemoryError, KernelTimeout
+from sgvm.errors import UnsupportedError
 
 from .harness import OPTS, Local, build, run
 
@@ -122,3 +123,18 @@ def test_step_budget_with_barrier(module, monkeypatch):
         run(module, "spin_barrier", [np.zeros(16, np.int32), np.int32(7)], 16, 16)
     (out,), _ = run(module, "spin_barrier", [np.zeros(16, np.int32), np.int32(40)], 16, 16)
     np.testing.assert_array_equal(out, [1, 1, 1, 41] + [1] * 12)
+
+
+def test_unreachable_reached():
+    """A work-item that reaches OpUnreachable (``__builtin_unreachable``, which clang keeps
+    under -cl-opt-disable) stops the launch with UnsupportedError."""
+    m = build(r"""
+kernel void unreachable(global int* y) {
+  int i = get_global_id(0);
+  if (y[i] == 5) __builtin_unreachable();
+  y[i] = i;
+}""", "-cl-opt-disable")
+    y = np.zeros(64, np.int32)
+    y[7] = 5
+    with pytest.raises(UnsupportedError, match="OpUnreachable was reached"):
+        run(m, "unreachable", [y], 64, 64)

@@ -1,5 +1,5 @@
-"""Fault records of the native backend (the CUDA backend's layout, engine/cuda/bounds.py)
-and the errors they become.
+"""Fault records of the native and CUDA backends (engine/cuda/bounds.py) and the errors
+they become.
 
 A kernel with checks on guards every global, constant and local access: the address must
 lie in one of the launch's *regions* (buffer arguments' allocations, by-value copies,
@@ -11,9 +11,10 @@ the object slot the access's check tested, whose object the message names, 0 whe
 did; kind 0 load, 1 store, 2 atomic; why 1
 misaligned, 2 read-only, 3 out of bounds, + 4 when the address is an offset in local
 memory, + 32 when it is an offset in a work-item's private memory (native); 8 the step
-budget ran out; 16 OpUnreachable was reached; 64 (native) a write_image outside the image,
-whose handle is the address and coordinates c0-c2). ``error`` turns the record into the
-NumPy engine's ``KernelMemoryError`` / ``KernelTimeout`` message.
+budget ran out; 16 OpUnreachable was reached; 64 a write_image outside the image,
+whose handle is the address and coordinates c0-c2). The backends turn a record into the
+NumPy engine's ``KernelMemoryError`` / ``KernelTimeout`` message (``timeout_error``,
+``image_write_error`` here; the memory faults' in each backend, which knows its objects).
 """
 
 from __future__ import annotations
@@ -25,11 +26,10 @@ import numpy as np
 from ...errors import KernelMemoryError, KernelTimeout, UnsupportedError
 from ...runtime.ndrange import NDRange
 
-_KINDS = ("load", "store", "atomic")
-_WHY = {1: "misaligned", 2: "read-only memory written:", 3: "out-of-bounds"}
+KINDS = ("load", "store", "atomic")  # a record's kind
+WHY = {1: "misaligned", 2: "read-only memory written:", 3: "out-of-bounds"}  # its why & 3
 TIMEOUT, UNREACHABLE, IMAGE_WRITE = 8, 16, 64
 RECORD_WORDS = 7
-_FAR = 1 << 40  # further past a region's start than this: not that region's offset
 
 
 @dataclass
@@ -67,33 +67,19 @@ def image_write_error(kernel: str, rec: np.ndarray, label: str, image: object,
         f"{global_id(linear, nd)}")
 
 
-def error(kernel: str, rec: np.ndarray, regions: list[Region], local_bytes: int,
-          nd: NDRange, budget: int, steps: str = "loop iterations per work-item and function call",
-          ) -> KernelMemoryError | KernelTimeout | UnsupportedError:
-    """The CPU engine's message (``memory_access.fail``, ``Batch.tick``) for fault record
-    ``rec``; ``budget``: the launch's step budget, ``steps``: what it counts."""
+def timeout_error(kernel: str, rec: np.ndarray, nd: NDRange, budget: int,
+                  steps: str = "loop iterations per work-item and function call") -> KernelTimeout:
+    """The NumPy engine's message (``Batch.tick``) for a record of why 8: ``budget``, the
+    launch's step budget, counts ``steps``."""
     linear = int(~rec[0] & np.uint64((1 << 64) - 1))
-    addr, info = int(rec[2]), int(rec[3])
-    nbytes, what, why = info & 0xFFFFFFFF, _KINDS[(info >> 32) & 0xFF], (info >> 40) & 0xFF
-    if why == TIMEOUT:
-        return KernelTimeout(
-            f"kernel '{kernel}' exceeded its step budget of {budget} {steps} "
-            f"(set SGVM_MAX_STEPS to raise it); first stopped: "
-            f"work-item with global id {global_id(linear, nd)}")
-    if why == UNREACHABLE:
-        return UnsupportedError(f"kernel '{kernel}': OpUnreachable was reached by work-item "
-                                f"with global id {global_id(linear, nd)}")
-    reason = _WHY[why & 3]
-    if why & 4:
-        off, name = addr, f"local allocation 'local' ({local_bytes} bytes)"
-    else:
-        below = [r for r in regions if r.start <= addr < r.start + max(r.size, _FAR)]
-        if below:
-            r = max(reversed(below), key=lambda r: r.start)  # a buffer's last argument names it
-            off, name = addr - r.start, f"{r.label} ({r.size} bytes)"
-        else:
-            reason, off = "invalid", addr
-            name = "null pointer" if addr < 1 << 16 else "unknown memory"
-    return KernelMemoryError(
-        f"kernel '{kernel}': {reason} {what} of {nbytes} bytes at byte offset {off} of {name} "
-        f"by work-item with global id {global_id(linear, nd)}")
+    return KernelTimeout(
+        f"kernel '{kernel}' exceeded its step budget of {budget} {steps} "
+        f"(set SGVM_MAX_STEPS to raise it); first stopped: "
+        f"work-item with global id {global_id(linear, nd)}")
+
+
+def unreachable_error(kernel: str, rec: np.ndarray, nd: NDRange) -> UnsupportedError:
+    """The message for a record of why 16: OpUnreachable reached."""
+    linear = int(~rec[0] & np.uint64((1 << 64) - 1))
+    return UnsupportedError(f"kernel '{kernel}': OpUnreachable was reached by work-item "
+                            f"with global id {global_id(linear, nd)}")

@@ -25,16 +25,12 @@ from typing import Any
 
 import numpy as np
 
-from ...errors import KernelMemoryError, KernelTimeout
+from ...errors import KernelMemoryError, KernelTimeout, UnsupportedError
 from ...runtime import environment
 from ...runtime.ndrange import NDRange
 from ..common import faults
 
 ENV = "SGVM_CUDA_BOUNDS"
-_KINDS = ("load", "store", "atomic")
-_WHY = {1: "misaligned", 2: "read-only memory written:", 3: "out-of-bounds"}
-_TIMEOUT = 8
-_IMAGE_WRITE = 16
 _RECORD = 64  # bytes of the fault record (prelude.cuh)
 _RO = np.uint64(1 << 63)
 _FAR = 1 << 40  # further past a region's start than this: not that region's offset
@@ -130,12 +126,6 @@ class FaultRecord:
         return host.copy()
 
 
-def _gid(linear: int, nd: NDRange) -> tuple[int, ...]:
-    gx, gy = nd.global_size[0], nd.global_size[1]
-    ids = (linear % gx, linear // gx % gy, linear // (gx * gy))
-    return tuple(int(i + o) for i, o in zip(ids, nd.global_offset, strict=True))[:nd.work_dim]
-
-
 def _nearest(regions: list[Region], addr: int) -> Region | None:
     """The region an access at device address ``addr`` belongs to: the one holding it, else
     the nearer of the region it overran (ending below ``addr``) and the one it underran
@@ -155,21 +145,20 @@ def _nearest(regions: list[Region], addr: int) -> Region | None:
 
 def error(kernel: str, rec: np.ndarray, regions: list[Region], local_bytes: int,
           nd: NDRange, images: dict[int, tuple[str, Any]], budget: int
-          ) -> KernelMemoryError | KernelTimeout:
+          ) -> KernelMemoryError | KernelTimeout | UnsupportedError:
     """The CPU engine's message (``memory_access.fail``, ``Batch.tick``, ``image_ops``) for
     fault record ``rec``; ``images``: each image argument's label and image by handle;
     ``budget``: the launch's step budget."""
     linear = int(~rec[0] & np.uint64((1 << 64) - 1))
     addr, info = int(rec[2]), int(rec[3])
-    nbytes, what, why = info & 0xFFFFFFFF, _KINDS[(info >> 32) & 0xFF], (info >> 40) & 0xFF
-    if why == _TIMEOUT:
-        return KernelTimeout(
-            f"kernel '{kernel}' exceeded its step budget of {budget} loop iterations per "
-            f"work-item and function call (set SGVM_MAX_STEPS to raise it); first stopped: "
-            f"work-item with global id {_gid(linear, nd)}")
-    if why == _IMAGE_WRITE:
+    nbytes, what, why = info & 0xFFFFFFFF, faults.KINDS[(info >> 32) & 0xFF], (info >> 40) & 0xFF
+    if why == faults.TIMEOUT:
+        return faults.timeout_error(kernel, rec, nd, budget)
+    if why == faults.UNREACHABLE:
+        return faults.unreachable_error(kernel, rec, nd)
+    if why == faults.IMAGE_WRITE:
         return faults.image_write_error(kernel, rec, *images[addr], nd)
-    reason = _WHY[why & 3]
+    reason = faults.WHY[why & 3]
     slot = info >> 48  # 1 + the region the access's own check tested (sg_ok_in), or 0
     if why & 4:
         off, name = addr, f"local allocation 'local' ({local_bytes} bytes)"
@@ -185,4 +174,4 @@ def error(kernel: str, rec: np.ndarray, regions: list[Region], local_bytes: int,
             name = "null pointer" if addr < 1 << 16 else "unknown memory"
     return KernelMemoryError(
         f"kernel '{kernel}': {reason} {what} of {nbytes} bytes at byte offset {off} of {name} "
-        f"by work-item with global id {_gid(linear, nd)}")
+        f"by work-item with global id {faults.global_id(linear, nd)}")

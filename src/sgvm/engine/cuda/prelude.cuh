@@ -61,8 +61,9 @@ __device__ void sg_printf(const SgCtx &c, u32 site, u32 n, const u64 *v) {
 // fault: [~linear id of the lowest faulting work-item (0: none), lock, address,
 // size | kind << 32 | why << 40, c0, c1, c2]; kind 0 load, 1 store, 2 atomic; why 1
 // misaligned, 2 read-only, 3 out of bounds, + 4 when the address is an offset in local
-// memory; why 8: the step budget ran out (sg_timeout); why 16: write_image outside the
-// image (address: the image handle, c0..c2: the coordinates).
+// memory; why 8: the step budget ran out (sg_timeout); why 16: OpUnreachable was reached
+// (sg_unreachable); why 64: write_image outside the image (address: the image handle,
+// c0..c2: the coordinates). The native backend's layout (engine/common/faults.py).
 // The lowest id wins (atomicMax of ~id); its details are written under a lock, only
 // while it is still the lowest.
 // It takes no SgCtx: a reference escaping into a call that is not inlined would keep the
@@ -83,7 +84,7 @@ __device__ __noinline__ void sg_fault(u64 *fault, u64 id, u64 a, u32 n, u32 kind
   atomicExch((unsigned long long *)&fault[1], 0ULL);
 }
 // A write_image outside the image (engine/clower/images.h): why 16, the coordinates.
-#define SG_IMG_WRITE_FAULT(fault, id, h, c0, c1, c2) sg_fault(fault, id, h, 0, 1, 16, 0, c0, c1, c2)
+#define SG_IMG_WRITE_FAULT(fault, id, h, c0, c1, c2) sg_fault(fault, id, h, 0, 1, 64, 0, c0, c1, c2)
 // ---- step budget (docs/cuda.md, "Runaway kernels") --------------------------------
 // Each function call counts its loop back-edges (sg_n); past the budget the work-item
 // records why 8 (timeout) in the fault record, raises its block's abort flag and exits.
@@ -94,6 +95,13 @@ __shared__ u32 sg_abort;
 __device__ __forceinline__ void sg_exit() { asm volatile("exit;"); }
 __device__ __noinline__ void sg_timeout(u64 *fault, u64 id) {
   sg_fault(fault, id, 0, 0, 0, 8);
+  *(volatile u32 *)&sg_abort = 1;
+  sg_exit();
+}
+// OpUnreachable reached (with the checks on): why 16, and the block ends as for a timeout
+// (a trap would lose the CUDA context).
+__device__ __noinline__ void sg_unreachable(u64 *fault, u64 id) {
+  sg_fault(fault, id, 0, 0, 0, 16);
   *(volatile u32 *)&sg_abort = 1;
   sg_exit();
 }

@@ -427,8 +427,9 @@ class Renderer:
             ret = self._ret_ctype(self.fn.result_type)
             value = vals[0] if len(vals) == 1 else f"{ret}{{{', '.join(vals)}}}"
             self.emit(self.sched.ret(value) if self.sched else f"return {value};")
-        elif op == "OpUnreachable":
-            self.emit("__trap();")
+        elif op == "OpUnreachable":  # (checks off: undefined, as the SPIR-V spec has it)
+            self.emit("sg_unreachable(sgc.fault, sg_global_linear(sgc));" if self.bounds
+                      else "__trap();")
         elif op == "OpFunctionCall":
             self._call(inst)
         elif op == "OpLoad":

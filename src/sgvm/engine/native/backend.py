@@ -525,10 +525,12 @@ def _error(kernel: str, rec: np.ndarray, regions: list[faults.Region],
     if why == faults.IMAGE_WRITE:
         assert images is not None
         return faults.image_write_error(kernel, rec, *images[int(rec[2])], nd)
-    if why in (faults.TIMEOUT, faults.UNREACHABLE):
-        return faults.error(kernel, rec, regions, 0, nd, budget, "block executions per work-group")
-    nbytes, what = info & 0xFFFFFFFF, ("load", "store", "atomic")[(info >> 32) & 0xFF]
-    reason = {1: "misaligned", 2: "read-only memory written:", 3: "out-of-bounds"}[why & 3]
+    if why == faults.TIMEOUT:
+        return faults.timeout_error(kernel, rec, nd, budget, "block executions per work-group")
+    if why == faults.UNREACHABLE:
+        return faults.unreachable_error(kernel, rec, nd)
+    nbytes, what = info & 0xFFFFFFFF, faults.KINDS[(info >> 32) & 0xFF]
+    reason = faults.WHY[why & 3]
     addr = int(rec[2])
     if why & (4 | 32):
         a = addr - (1 << 64) if addr >= 1 << 63 else addr
