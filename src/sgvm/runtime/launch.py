@@ -110,17 +110,19 @@ def launch(module: Module, kernel: str, args: Sequence[KernelArg], ndrange: NDRa
     env = settings or environment.current()  # every setting of one launch from one reading
     opts = getattr(options, "sgvm", None)
     sgvm = tuple(opts.items()) if opts else ()
+
+    def make() -> LaunchRequest | None:
+        return _request(k, module, kernel, args, ndrange, device, observers, options,
+                        param_names, variant, max_steps, env, sgvm, t0)
+
     if observers:
         seen = None
     else:
         seen = repeats.find(k, device, options, env, variant, max_steps, ndrange, args, sgvm,
                             param_names)
         if seen is not None and seen.run:
-            return seen.run(t0, lambda: _request(  # type: ignore[operator, return-value]
-                k, module, kernel, args, ndrange, device, observers, options, param_names,
-                variant, max_steps, env, sgvm, t0))
-    request = _request(k, module, kernel, args, ndrange, device, observers, options, param_names,
-                       variant, max_steps, env, sgvm, t0)
+            return seen.run(t0, make)  # type: ignore[operator, arg-type]
+    request = make()
     if request is None:
         return LaunchResult()
     backend = backends.get(device.engine)

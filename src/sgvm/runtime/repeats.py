@@ -16,9 +16,11 @@ same array, read-only flag and name (an allocation can be given new bytes), the 
 ``-sgvm-*`` settings and the parameter names equal. What those decide is all a launch's
 preparation reads.
 
-After the kernel's 48 MiB pass of a 4M-element vector add, the interpreter's own data is
-out of the caches: the path through validation, the backend's look-ups and the context took
-0.25-0.4 ms of a 2.5 ms launch, the prepared run a tenth of that (docs/native.md).
+Measured (docs/native.md, "Fourteenth round"): a 1024-item kernel launches about twice as
+often per second; before the 4M-element vector add's kernel, 0.20-0.23 ms of Python
+instead of 0.31-0.35 (its data and the interpreter's out of the caches after the kernel's
+48 MiB pass), though that launch as a whole is no shorter: the full path's Python had
+overlapped the pool's helpers waking up.
 
 The table is per thread (a backend's prepared state, a fault record among it, serves one
 launch at a time) and holds ``MOST`` entries, emptied when full.

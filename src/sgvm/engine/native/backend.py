@@ -340,18 +340,12 @@ def _run(lib: Any, info: KernelInfo, nd: NDRange, checked: bool, W: int, n: int,
     """The launch, over work-groups of ``nd`` (the request's, or its rows: ``_rows``), ``W``
     at a time (regions.groups), on up to ``n`` threads."""
     c = _reused_context(info, request, nd, checked, W)
-    return _call(_function(lib, info.symbol), info, c, W, n, request.t0, lambda: request)
-
-
-def _call(fn: int, info: KernelInfo, c: _Context, W: int, n: int, t0: float,
-          request_of: Callable[[], LaunchRequest]) -> LaunchResult:
-    """Kernel entry point ``fn`` run with context ``c`` (``request_of``: the launch's
-    request, made only where the run failed)."""
     records = printf.buffer() if info.printf_sites else None
     if records is not None:
         c.buf[_CTX - 1] = records.ctypes.data
-    code, chunks = pool.run(fn, c.address, c.address + 8 * _CTX, c.total, W, n, c.sizes, c.lanes)
-    return _outcome(info, c, code, chunks, t0, request_of, records)
+    code, chunks = pool.run(_function(lib, info.symbol), c.address, c.address + 8 * _CTX, c.total,
+                            W, n, c.sizes, c.lanes)
+    return _outcome(info, c, code, chunks, request.t0, lambda: request, records)
 
 
 def _outcome(info: KernelInfo, c: _Context, code: int, chunks: int, t0: float,

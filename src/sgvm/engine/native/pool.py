@@ -59,23 +59,30 @@ def run(kernel: int, ctx: int, args: int, total: int, W: int, n: int,
     of ``W`` on ``n`` threads, each with a frame, local memory and private arena of
     ``sizes`` bytes; the largest status a chunk returned and the number of chunks it ran as
     (one where another thread's launch holds the pool: it runs on the calling thread alone)."""
-    return runner(kernel, ctx, args, total, W, n, sizes, pm)()
+    return _status(_library().sg_pool_run(kernel, ctx, args, total, W, *_chunks(total, n), n,
+                                          *sizes, pm), sizes)
 
 
 def runner(kernel: int, ctx: int, args: int, total: int, W: int, n: int,
            sizes: tuple[int, int, int], pm: int) -> Callable[[], tuple[int, int]]:
-    """``run`` of these arguments as a function of none, worked out once (``Backend.again``:
-    a repeated launch calls the pool and nothing else). Sleeping helpers are woken by the
-    call itself."""
-    step = -(-total // min(total, CHUNKS * n)) if n > 1 else total
-    chunks = -(-total // step)
-    call = functools.partial(_library().sg_pool_run, kernel, ctx, args, total, W, chunks, step, n,
-                             *sizes, pm)
+    """``run`` of these arguments as a function of none, its chunks worked out once
+    (``Backend.again``: a repeated launch calls the pool and nothing else). Sleeping helpers
+    are woken by the call itself."""
+    call = functools.partial(_library().sg_pool_run, kernel, ctx, args, total, W,
+                             *_chunks(total, n), n, *sizes, pm)
+    return lambda: _status(call(), sizes)
 
-    def go() -> tuple[int, int]:
-        code = call()
-        if code >> 32 == NO_MEMORY:
-            raise MemoryError(f"no host memory for the native threads' {sum(sizes)} bytes of "
-                              "scratch", "CL_OUT_OF_HOST_MEMORY", "clEnqueueNDRangeKernel")
-        return code >> 32, code & 0xFFFFFFFF
-    return go
+
+def _chunks(total: int, n: int) -> tuple[int, int]:
+    """How many chunks ``total`` work-group units are cut into for ``n`` threads, and the
+    units of each."""
+    step = -(-total // min(total, CHUNKS * n)) if n > 1 else total
+    return -(-total // step), step
+
+
+def _status(code: int, sizes: tuple[int, int, int]) -> tuple[int, int]:
+    """sg_pool_run's result as (status, chunks); raises where a thread had no scratch."""
+    if code >> 32 == NO_MEMORY:
+        raise MemoryError(f"no host memory for the native threads' {sum(sizes)} bytes of "
+                          "scratch", "CL_OUT_OF_HOST_MEMORY", "clEnqueueNDRangeKernel")
+    return code >> 32, code & 0xFFFFFFFF
