@@ -127,7 +127,9 @@ def test_step_budget_with_barrier(module, monkeypatch):
 
 def test_unreachable_reached():
     """A work-item that reaches OpUnreachable (``__builtin_unreachable``, which clang keeps
-    under -cl-opt-disable) stops the launch with UnsupportedError."""
+    under -cl-opt-disable) stops the launch with UnsupportedError naming the kernel and the
+    first work-item that reached it (SPIR-V, OpUnreachable: "Behavior is undefined if this
+    instruction is executed")."""
     m = build(r"""
 kernel void unreachable(global int* y) {
   int i = get_global_id(0);
@@ -135,6 +137,7 @@ kernel void unreachable(global int* y) {
   y[i] = i;
 }""", "-cl-opt-disable")
     y = np.zeros(64, np.int32)
-    y[7] = 5
-    with pytest.raises(UnsupportedError, match="OpUnreachable was reached"):
-        run(m, "unreachable", [y], 64, 64)
+    y[[7, 40]] = 5  # work-groups 0 and 2 of 16 work-items: the lower global id is named
+    with pytest.raises(UnsupportedError, match=r"kernel 'unreachable': OpUnreachable was "
+                       r"reached by work-item with global id \(7,\)"):
+        run(m, "unreachable", [y], 64, 16)

@@ -55,31 +55,36 @@ def global_id(linear: int, nd: NDRange) -> tuple[int, ...]:
     return tuple(int(i + o) for i, o in zip(ids, nd.global_offset, strict=True))[:nd.work_dim]
 
 
+def recorded_id(rec: np.ndarray, nd: NDRange) -> tuple[int, ...]:
+    """The global id of the work-item a fault record names (word 0: ~its linear id)."""
+    return global_id(int(~rec[0] & np.uint64((1 << 64) - 1)), nd)
+
+
 def image_write_error(kernel: str, rec: np.ndarray, label: str, image: object,
                       nd: NDRange) -> KernelMemoryError:
     """The NumPy engine's message (``image_ops``) for a write_image outside ``image``
     (``rec``: the fault record, its coordinates in words 4-6)."""
-    linear = int(~rec[0] & np.uint64((1 << 64) - 1))
     coords = ", ".join(str(int(c)) for c in rec.view(np.int64)[4:4 + image.coord_count])
     return KernelMemoryError(
         f"kernel '{kernel}': write_image at coordinate ({coords}) outside {label} "
         f"({' x '.join(map(str, image.shape))} texels) by work-item with global id "
-        f"{global_id(linear, nd)}")
+        f"{recorded_id(rec, nd)}")
 
 
 def timeout_error(kernel: str, rec: np.ndarray, nd: NDRange, budget: int,
                   steps: str = "loop iterations per work-item and function call") -> KernelTimeout:
     """The NumPy engine's message (``Batch.tick``) for a record of why 8: ``budget``, the
     launch's step budget, counts ``steps``."""
-    linear = int(~rec[0] & np.uint64((1 << 64) - 1))
     return KernelTimeout(
         f"kernel '{kernel}' exceeded its step budget of {budget} {steps} "
         f"(set SGVM_MAX_STEPS to raise it); first stopped: "
-        f"work-item with global id {global_id(linear, nd)}")
+        f"work-item with global id {recorded_id(rec, nd)}")
 
 
-def unreachable_error(kernel: str, rec: np.ndarray, nd: NDRange) -> UnsupportedError:
-    """The message for a record of why 16: OpUnreachable reached."""
-    linear = int(~rec[0] & np.uint64((1 << 64) - 1))
+def unreachable_error(kernel: str, gid: tuple[int, ...]) -> UnsupportedError:
+    """Every backend's message for OpUnreachable reached by the work-item of global id
+    ``gid`` (a record of why 16 on the native and CUDA backends). The SPIR-V specification,
+    OpUnreachable: "Behavior is undefined if this instruction is executed"."""
     return UnsupportedError(f"kernel '{kernel}': OpUnreachable was reached by work-item "
-                            f"with global id {global_id(linear, nd)}")
+                            f"with global id {gid} (undefined behaviour: a "
+                            "__builtin_unreachable() or a path the compiler proved impossible)")

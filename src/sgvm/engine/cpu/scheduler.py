@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ...errors import UnsupportedError
+from ..common.faults import unreachable_error
 from .batch import Batch
 from .decode import BRANCH, COND, KEEP, RETURN, SWITCH, UNIFORM_KEEP, DBlock, DFunction
 from .values import arr, is_lane_array, merge
@@ -40,8 +40,9 @@ def _any_all(cond: np.ndarray, mask: np.ndarray | None) -> tuple[bool, bool]:
     return bool(c.any()), bool(c.all())
 
 
-def _targets(blk: DBlock, regs: list, mask: np.ndarray | None):
-    """The next block: an int when all lanes in ``mask`` agree, else a per-lane array."""
+def _targets(blk: DBlock, regs: list, mask: np.ndarray | None, st: Batch):
+    """The next block: an int when all lanes in ``mask`` agree, else a per-lane array;
+    raises at OpUnreachable, naming the first lane of ``mask`` (the memory faults' choice)."""
     if blk.kind == BRANCH:
         return blk.args[0]
     if blk.kind == COND:
@@ -68,7 +69,7 @@ def _targets(blk: DBlock, regs: list, mask: np.ndarray | None):
             return int(first) if (out == first).all() else out
         sel_out = out[mask]
         return int(sel_out[0]) if sel_out.size and (sel_out == sel_out[0]).all() else out
-    raise UnsupportedError("OpUnreachable was reached")
+    raise unreachable_error(st.kernel, st.gid_of(0 if mask is None else int(np.argmax(mask))))
 
 
 def call(fn: DFunction, regs: list, st: Batch, mask: np.ndarray | None):
@@ -99,7 +100,7 @@ def _run(fn: DFunction, regs: list, st: Batch, mask: np.ndarray | None):
         if blk.kind == RETURN:
             rid = blk.args[0]
             return _result(regs[rid], ret, mask, fn) if rid else None
-        nxt = _targets(blk, regs, mask)
+        nxt = _targets(blk, regs, mask, st)
         if type(nxt) is int:
             if nxt in blk.edges:
                 _copy_edges(regs, blk.edges[nxt])
@@ -160,7 +161,7 @@ def _run_diverged(fn: DFunction, regs: list, st: Batch, pc: np.ndarray, ret):
                 ret = v if ret is None else merge(v, ret, m, fn.returns_vector)
             pc[m] = EXIT
             continue
-        nxt = _targets(blk, regs, m)
+        nxt = _targets(blk, regs, m, st)
         if type(nxt) is int:
             pc[m] = nxt
             if nxt in blk.edges:

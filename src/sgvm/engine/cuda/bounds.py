@@ -149,13 +149,12 @@ def error(kernel: str, rec: np.ndarray, regions: list[Region], local_bytes: int,
     """The CPU engine's message (``memory_access.fail``, ``Batch.tick``, ``image_ops``) for
     fault record ``rec``; ``images``: each image argument's label and image by handle;
     ``budget``: the launch's step budget."""
-    linear = int(~rec[0] & np.uint64((1 << 64) - 1))
     addr, info = int(rec[2]), int(rec[3])
     nbytes, what, why = info & 0xFFFFFFFF, faults.KINDS[(info >> 32) & 0xFF], (info >> 40) & 0xFF
     if why == faults.TIMEOUT:
         return faults.timeout_error(kernel, rec, nd, budget)
     if why == faults.UNREACHABLE:
-        return faults.unreachable_error(kernel, rec, nd)
+        return faults.unreachable_error(kernel, faults.recorded_id(rec, nd))
     if why == faults.IMAGE_WRITE:
         return faults.image_write_error(kernel, rec, *images[addr], nd)
     reason = faults.WHY[why & 3]
@@ -174,4 +173,4 @@ def error(kernel: str, rec: np.ndarray, regions: list[Region], local_bytes: int,
             name = "null pointer" if addr < 1 << 16 else "unknown memory"
     return KernelMemoryError(
         f"kernel '{kernel}': {reason} {what} of {nbytes} bytes at byte offset {off} of {name} "
-        f"by work-item with global id {faults.global_id(linear, nd)}")
+        f"by work-item with global id {faults.recorded_id(rec, nd)}")

@@ -522,7 +522,7 @@ def _error(kernel: str, rec: np.ndarray, regions: list[faults.Region],
     if why == faults.TIMEOUT:
         return faults.timeout_error(kernel, rec, nd, budget, "block executions per work-group")
     if why == faults.UNREACHABLE:
-        return faults.unreachable_error(kernel, rec, nd)
+        return faults.unreachable_error(kernel, faults.recorded_id(rec, nd))
     nbytes, what = info & 0xFFFFFFFF, faults.KINDS[(info >> 32) & 0xFF]
     reason = faults.WHY[why & 3]
     addr = int(rec[2])
@@ -545,10 +545,9 @@ def _error(kernel: str, rec: np.ndarray, regions: list[faults.Region],
         else:
             reason, off = "invalid", addr
             where = "null pointer" if addr < 1 << 16 else "unknown memory"
-    linear = int(~rec[0] & np.uint64((1 << 64) - 1))
     return KernelMemoryError(
         f"kernel '{kernel}': {reason} {what} of {nbytes} bytes at byte offset {off} of {where} "
-        f"by work-item with global id {faults.global_id(linear, nd)}")
+        f"by work-item with global id {faults.recorded_id(rec, nd)}")
 
 
 BACKEND = NativeBackend()
