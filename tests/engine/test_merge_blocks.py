@@ -142,7 +142,16 @@ def test_store_into_the_loaded_buffer(module, backend, checks, shift):
     """``a`` at element ``base`` of one allocation, ``b`` at ``base + shift``: every load of
     every lane lies in the allocation. Lock-step: ``b = stencil(a before)``. The stored and
     loaded ranges meet for shifts up to a row and a column beyond the image (the loads reach
-    one row above and below it), so only ±17 rows run fused."""
+    one row above and below it), so only ±17 rows run fused.
+
+    Where they meet, work-items store what others load with nothing ordering them: a data
+    race, which "results in undefined behavior" (C11 s5.1.2.4p25, the OpenCL 2.0 memory
+    model; docs/checker.md). The CPU backends run a work-group in lock-step (every load
+    before the store), the answer tested; a CUDA block's warps run in no set order (one run
+    of the CUDA suite failed at shift 1: some lanes loaded values other warps had stored)."""
+    if harness.on_cuda() and abs(shift) != 17 * 16:
+        pytest.skip("racing work-items: the CPU backends' lock-step order, which CUDA's "
+                    "warps do not keep (undefined behaviour)")
     n, base = 256, 48 + 17 * 16
     x = np.random.default_rng(2 + shift % 97).random(n + 96 + 2 * 17 * 16, np.float32)
     with _fused_runs(backend, module) as fused:
