@@ -42,7 +42,7 @@ def test_every_work_group_runs_once_with_its_own_aligned_scratch():
         return 0
 
     code, chunks = _launch(body, 1000, 3, 2)
-    assert code == 0 and chunks == len(ranges) == 8
+    assert code == 0 and chunks == len(ranges) == pool.CHUNKS * 2
     assert seen == {(7, 0, 0, 0)}, "lanes per frame passed on; 64-byte aligned scratch"
     covered = sorted(g for first, count in ranges for g in range(first, first + count))
     assert covered == list(range(3000)), "units of W work-groups, each exactly once"

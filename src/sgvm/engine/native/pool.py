@@ -2,7 +2,7 @@
 (``pool.cpp``, built once by the bundled clang like a kernel), each helper held on a CPU
 other than the caller's.
 
-* Chunks: a launch's work-groups are cut into a few chunks per thread that the threads take
+* Chunks: a launch's work-groups are cut into 16 chunks per thread that the threads take
   by an atomic counter, in C: the caller starts at once while the helpers wake up, a helper
   that wakes late takes fewer chunks, and no thread touches the GIL (a pool of Python threads
   spent 0.15–0.2 ms of a 2 ms vector add waking its thread and handing it chunks).
@@ -33,7 +33,12 @@ from typing import Any
 from ...errors import MemoryError
 from . import compile as compiler
 
-CHUNKS = 4  # per thread, so uneven work-groups balance
+# per thread, so uneven work-groups and threads slowed by others balance: against 4, the
+# median of 40-100 launches alternated in one process was lower in 17 of 18 comparisons of
+# the benchmark's rows, by 0.5-8% (docs/native.md, "Fifteenth round"); in the vector add the
+# caller, out of chunks, waited for the helper's last one 0.03-0.18 ms (median of a run) at
+# 4, 0.01-0.02 ms at 16
+CHUNKS = 16
 NO_MEMORY = 0x7FFFFFFF  # the status of a chunk whose thread got no scratch (pool.cpp)
 _SIGNATURE = [ctypes.c_void_p, ctypes.c_void_p, ctypes.c_void_p, ctypes.c_uint64, ctypes.c_uint64,
               ctypes.c_uint32, ctypes.c_uint64, ctypes.c_uint32, ctypes.c_uint64, ctypes.c_uint64,
