@@ -292,6 +292,24 @@ def test_profile_intel_cpu(monkeypatch):
 
 
 @CPU_ONLY
+def test_profile_intel_cpu_avx2(monkeypatch):
+    """SGVM_PROFILE_DEVICE=intel-cpu-avx2: intel-cpu with sub-groups of 8 by default, as
+    Intel's CPU runtime chooses on a host with AVX2 and no AVX-512 (measured:
+    tests/portability/test_intel_cpu_peer.py)."""
+    monkeypatch.setenv("SGVM_PROFILE_DEVICE", "intel-cpu-avx2")
+    ctx, _ = _context()
+    dev = ctx.devices[0]
+    assert dev.get_info(cl.device_info.SUB_GROUP_SIZES_INTEL) == [4, 8, 16, 32, 64]
+    knl = cl.Kernel(cl.Program(ctx, KNOB_SRC).build(), "k")
+    assert knl.get_sub_group_info(dev, cl.kernel_sub_group_info.SUB_GROUP_COUNT_FOR_NDRANGE,
+                                  (10, 5)) == 5 * 2  # rows of 10 at S = 8: 8 + 2 each
+    out = np.zeros(50, np.int32)
+    sgvm.run(KNOB_SRC, "k", (10, 5), (10, 5), out)
+    row = [8] * 8 + [102, 102]  # sub-group 2y: 8 lanes of size 8; 2y + 1: 2 lanes of size 2
+    assert out.reshape(5, 10).tolist() == [[v + 200 * y for v in row] for y in range(5)]
+
+
+@CPU_ONLY
 def test_profile_default_and_unknown(monkeypatch):
     ctx, _ = _context()
     knl = cl.Kernel(cl.Program(ctx, KNOB_SRC).build(), "k")

@@ -7,7 +7,7 @@
 ``FILE.npy``, ``zeros:COUNT:DTYPE``, ``DTYPE:VALUE`` or ``local:BYTES``.
 Kernel printf output goes to stdout. ``--profile`` builds with -g and prints
 the memory messages an Intel GPU would issue, per source line (docs/visa.md).
-``--as intel-gpu|intel-cpu`` runs with that implementation's sub-group sizes, default
+``--as intel-gpu|intel-cpu|intel-cpu-avx2`` runs with that implementation's sub-group sizes, default
 size and mapping (``SGVM_PROFILE_DEVICE``; docs/portability.md).
 """
 

@@ -1,6 +1,6 @@
 """Device profiles: make sgvm choose as a given implementation does.
 
-``SGVM_PROFILE_DEVICE=intel-gpu|intel-cpu`` (``sgvm run --as NAME``) selects the
+``SGVM_PROFILE_DEVICE=intel-gpu|intel-cpu|intel-cpu-avx2`` (``sgvm run --as NAME``) selects the
 sub-group sizes the CPU device offers, its default size and its mapping of
 work-items to sub-groups (docs/portability.md lists where each fact comes from):
 
@@ -8,7 +8,10 @@ work-items to sub-groups (docs/portability.md lists where each fact comes from):
   compute-runtime on Gen9 to Xe-HPG); Intel's compiler picks the SIMD width per
   kernel, sgvm takes 16; sub-groups are runs of consecutive linear ids.
 * ``intel-cpu``: sizes 4, 8, 16, 32 and 64, default 16 (Intel's CPU runtime for
-  OpenCL, measured); each row of dimension 0 forms its own sub-groups.
+  OpenCL on a host with AVX-512, measured); each row of dimension 0 forms its own
+  sub-groups.
+* ``intel-cpu-avx2``: the same with default 8 (that runtime on a host with AVX2 and no
+  AVX-512, measured on an AMD EPYC, Zen 3).
 * ``sgvm`` (unset): sgvm's own device, which follows Intel GPUs.
 """
 
@@ -30,6 +33,8 @@ PROFILES: dict[str, DeviceModel] = {
                          sub_group_sizes=(4, 8, 16, 32, 64), default_sub_group_size=16,
                          sub_group_mapping="rows", max_num_sub_groups=256),
 }
+PROFILES["intel-cpu-avx2"] = replace(PROFILES["intel-cpu"], default_sub_group_size=8,
+                                     name="sgvm CPU (as Intel CPU runtime, AVX2)")
 
 # Every size some implementation offers: what the portability check tries.
 ALL_SUB_GROUP_SIZES: tuple[int, ...] = (4, 8, 16, 32, 64)
