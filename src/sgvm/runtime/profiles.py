@@ -25,16 +25,17 @@ from .device import CPU_DEVICE, DeviceModel
 
 ENV = "SGVM_PROFILE_DEVICE"
 
+_INTEL_CPU = replace(CPU_DEVICE, name="sgvm CPU (as Intel CPU runtime)",
+                     sub_group_sizes=(4, 8, 16, 32, 64), default_sub_group_size=16,
+                     sub_group_mapping="rows", max_num_sub_groups=256)
 PROFILES: dict[str, DeviceModel] = {
     "sgvm": CPU_DEVICE,
     "intel-gpu": replace(CPU_DEVICE, name="sgvm CPU (as Intel GPU)", sub_group_sizes=(8, 16, 32),
                          default_sub_group_size=16, sub_group_mapping="linear"),
-    "intel-cpu": replace(CPU_DEVICE, name="sgvm CPU (as Intel CPU runtime)",
-                         sub_group_sizes=(4, 8, 16, 32, 64), default_sub_group_size=16,
-                         sub_group_mapping="rows", max_num_sub_groups=256),
+    "intel-cpu": _INTEL_CPU,
+    "intel-cpu-avx2": replace(_INTEL_CPU, name="sgvm CPU (as Intel CPU runtime, AVX2)",
+                              default_sub_group_size=8),
 }
-PROFILES["intel-cpu-avx2"] = replace(PROFILES["intel-cpu"], default_sub_group_size=8,
-                                     name="sgvm CPU (as Intel CPU runtime, AVX2)")
 
 # Every size some implementation offers: what the portability check tries.
 ALL_SUB_GROUP_SIZES: tuple[int, ...] = (4, 8, 16, 32, 64)
